@@ -1,0 +1,208 @@
+"""The run folder: the one contract between evaluation, leaderboard and trainers.
+
+Layout::
+
+    RUN_DIR/
+      config.json      RunConfig: model, mode, options, dataset id and hash, versions, seeds
+      rounds.jsonl     one RoundRecord per (task, sample, round), appended as each round is scored
+      samples.jsonl    one SampleRecord per finished (task, sample); its presence marks the sample done
+      summary.json     metrics over samples.jsonl (harness.metrics), rewritten atomically
+      logs/TASK/       per-task logs (prompts, responses, simulator output)
+
+JSONL files are appended a whole line at a time and fsynced; a torn last line (the process died while
+writing) is ignored on read, so a killed run loses at most the round in flight and resumes from
+samples.jsonl.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from harness.records import ScoreResult
+
+SCHEMA_VERSION = 1
+
+
+@dataclass
+class RunConfig:
+    model: str
+    mode: str  # direct | agentic
+    agent: str  # memoryless | history | direct
+    benchmark: str
+    dataset_hash: str
+    n_samples: int = 1
+    max_rounds: int = 1
+    temperature: float = 0.7
+    top_p: float = 0.8
+    max_tokens: int = 8192
+    seed: int = 1
+    api_base: str | None = None
+    harness_version: str = ""
+    verilator_version: str = ""
+    created: str = ""
+    split: str = "test"
+    task_ids: list[str] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    schema_version: int = SCHEMA_VERSION
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> RunConfig:
+        known = set(cls.__dataclass_fields__)
+        return cls(**{k: v for k, v in d.items() if k in known})
+
+    def identity(self) -> dict[str, Any]:
+        """The fields a resumed run must share with the run it continues."""
+        keys = ("model", "mode", "agent", "benchmark", "dataset_hash", "max_rounds", "temperature",
+                "top_p", "max_tokens", "seed", "split")
+        return {k: getattr(self, k) for k in keys}
+
+
+@dataclass
+class RoundRecord:
+    task_id: str
+    sample: int
+    round: int  # 0-based
+    prompt_hash: str
+    response: str
+    testbench: str  # the testbench that was scored this round ("" when the response could not be used)
+    parse_error: str  # why the response gave no testbench, "" when it did
+    feedback: str  # o_t rendered for the next round
+    result: dict[str, Any]  # ScoreResult.to_dict()
+    passed: bool
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float = 0.0
+    seconds: float = 0.0
+    messages: list[dict[str, str]] | None = None  # the exact chat sent (kept for training rows)
+
+    def score(self) -> ScoreResult:
+        return ScoreResult.from_dict(self.result)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> RoundRecord:
+        known = set(cls.__dataclass_fields__)
+        return cls(**{k: v for k, v in d.items() if k in known})
+
+
+@dataclass
+class SampleRecord:
+    task_id: str
+    sample: int
+    rounds: int
+    passed: bool
+    passed_round: int | None  # first round (0-based) at which all targets were met
+    syntax_ok: bool  # the final testbench compiled and ran
+    final_overall: float
+    best_overall: float
+    overall_by_round: list[float]
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> SampleRecord:
+        known = set(cls.__dataclass_fields__)
+        return cls(**{k: v for k, v in d.items() if k in known})
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w") as f:
+            json.dump(data, f, indent=2, sort_keys=True)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def append_jsonl(path: Path, record: dict[str, Any]) -> None:
+    line = json.dumps(record, sort_keys=True) + "\n"
+    with open(path, "a") as f:
+        f.write(line)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
+    if not path.exists():
+        return
+    with open(path) as f:
+        for line in f:
+            if not line.endswith("\n"):
+                break  # torn last line from a killed writer
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                yield json.loads(line)
+            except json.JSONDecodeError:
+                continue
+
+
+class RunFolder:
+    def __init__(self, root: str | os.PathLike):
+        self.root = Path(root)
+
+    config_path = property(lambda self: self.root / "config.json")
+    rounds_path = property(lambda self: self.root / "rounds.jsonl")
+    samples_path = property(lambda self: self.root / "samples.jsonl")
+    summary_path = property(lambda self: self.root / "summary.json")
+
+    def log_dir(self, task_id: str) -> Path:
+        d = self.root / "logs" / task_id.replace("/", "_")
+        d.mkdir(parents=True, exist_ok=True)
+        return d
+
+    def exists(self) -> bool:
+        return self.config_path.exists()
+
+    def write_config(self, config: RunConfig) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        write_json_atomic(self.config_path, config.to_dict())
+
+    def read_config(self) -> RunConfig:
+        return RunConfig.from_dict(json.loads(self.config_path.read_text()))
+
+    def append_round(self, rec: RoundRecord) -> None:
+        append_jsonl(self.rounds_path, rec.to_dict())
+
+    def append_sample(self, rec: SampleRecord) -> None:
+        append_jsonl(self.samples_path, rec.to_dict())
+
+    def rounds(self) -> list[RoundRecord]:
+        return [RoundRecord.from_dict(d) for d in read_jsonl(self.rounds_path)]
+
+    def samples(self) -> list[SampleRecord]:
+        """Finished samples, the last record winning if a sample was written twice."""
+        seen: dict[tuple[str, int], SampleRecord] = {}
+        for d in read_jsonl(self.samples_path):
+            rec = SampleRecord.from_dict(d)
+            seen[(rec.task_id, rec.sample)] = rec
+        return list(seen.values())
+
+    def done(self) -> set[tuple[str, int]]:
+        return {(s.task_id, s.sample) for s in self.samples()}
+
+    def write_summary(self, summary: dict[str, Any]) -> None:
+        write_json_atomic(self.summary_path, summary)
+
+    def read_summary(self) -> dict[str, Any]:
+        return json.loads(self.summary_path.read_text())
