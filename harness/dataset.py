@@ -1,0 +1,220 @@
+"""Task records as a ``datasets`` table: Features, save/load of built folders, hub loading, hashing.
+
+A built benchmark folder looks like::
+
+    DIR/
+      data/test.parquet   (or data/test.jsonl) one row per task, schema FEATURES
+      manifest.json       benchmark, source, counts, tasks left out and why, calibration, dataset hash
+      README.md           dataset card (written by ``ecov-data publish``)
+
+``load_benchmark`` gives the same ``Task`` records whether they come from the embedded suite, such a
+folder, or the hub: every path goes through ``row_to_task``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from harness.tasks import Task
+
+EMBEDDED = "ecov-embedded"
+SPLITS = ("test",)
+MANIFEST = "manifest.json"
+
+# Keys of Task.source that get their own column; anything else travels in ``source.extra`` (JSON).
+SOURCE_KEYS = (
+    "upstream", "upstream_id", "commit", "license", "upstream_target", "upstream_metric",
+    "instance_from", "target_rule", "calibration", "ceiling",
+)
+
+
+def features():
+    """The ``datasets.Features`` of one task row (built lazily: importing datasets is slow)."""
+    from datasets import Features, Value
+
+    # ``[{...}]`` is a list of structs in every datasets version (``Sequence({...})`` is not).
+    files = [{"name": Value("string"), "content": Value("string")}]
+    return Features({
+        "id": Value("string"),
+        "benchmark": Value("string"),
+        "rtl_files": files,
+        "spec_files": files,
+        "dut_module": Value("string"),
+        "dut_instance": Value("string"),
+        "instructions": Value("string"),
+        "targets": [{"instance": Value("string"), "metric": Value("string"), "percent": Value("float64")}],
+        "difficulty": Value("string"),
+        "source": {**{k: Value("string") for k in SOURCE_KEYS}, "extra": Value("string")},
+        "reference_tbs": files,
+    })
+
+
+def task_to_row(task: Task) -> dict[str, Any]:
+    d = task.to_dict()
+    extra = {k: v for k, v in task.source.items() if k not in SOURCE_KEYS}
+    d["source"] = {**{k: task.source.get(k, "") for k in SOURCE_KEYS},
+                   "extra": json.dumps(extra, sort_keys=True) if extra else ""}
+    return d
+
+
+def _unlist(v: Any) -> list[dict[str, Any]]:
+    """Rows store lists of structs; ``datasets`` may hand them back as a dict of lists."""
+    if isinstance(v, dict):
+        keys = list(v)
+        return [dict(zip(keys, vals, strict=True)) for vals in zip(*(v[k] for k in keys), strict=True)]
+    return list(v or [])
+
+
+def row_to_task(row: dict[str, Any]) -> Task:
+    d = dict(row)
+    for k in ("rtl_files", "spec_files", "targets", "reference_tbs"):
+        d[k] = _unlist(d.get(k))
+    src = dict(d.get("source") or {})
+    extra = src.pop("extra", "") or ""
+    source = {k: v for k, v in src.items() if v not in (None, "")}
+    if extra:
+        source.update(json.loads(extra))
+    d["source"] = source
+    return Task.from_dict(d)
+
+
+def dataset_hash(tasks: Iterable[Task]) -> str:
+    """sha256 of the canonical JSON of the records (sorted by id): the id a run config records."""
+    recs = sorted((t.to_dict() for t in tasks), key=lambda d: d["id"])
+    blob = json.dumps(recs, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(blob.encode()).hexdigest()
+
+
+# ---- local folders ----------------------------------------------------------------------------------
+
+
+def data_path(out_dir: Path, split: str = "test", fmt: str = "parquet") -> Path:
+    return Path(out_dir) / "data" / f"{split}.{fmt}"
+
+
+def save_tasks(tasks: list[Task], out_dir: str | os.PathLike, split: str = "test", fmt: str = "parquet") -> Path:
+    """Write one split of a built folder; returns the data file. Parquet goes through ``datasets``."""
+    if fmt not in ("parquet", "jsonl"):
+        raise ValueError(f"format must be parquet or jsonl, not {fmt!r}")
+    ids = [t.id for t in tasks]
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    if dupes:
+        raise ValueError(f"duplicate task ids: {', '.join(dupes)}")
+    path = data_path(Path(out_dir), split, fmt)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for other in path.parent.glob(f"{split}.*"):  # one format per split, so loading is unambiguous
+        other.unlink()
+    rows = [task_to_row(t) for t in tasks]
+    tmp = path.with_name(f".{path.name}.tmp")
+    if fmt == "jsonl":
+        with open(tmp, "w") as f:
+            for r in rows:
+                f.write(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n")
+    else:
+        from datasets import Dataset
+
+        Dataset.from_list(rows, features=features()).to_parquet(str(tmp))
+    os.replace(tmp, path)
+    return path
+
+
+def write_manifest(out_dir: str | os.PathLike, manifest: dict[str, Any]) -> None:
+    from harness.results import write_json_atomic
+
+    write_json_atomic(Path(out_dir) / MANIFEST, manifest)
+
+
+def read_manifest(out_dir: str | os.PathLike) -> dict[str, Any]:
+    p = Path(out_dir) / MANIFEST
+    return json.loads(p.read_text()) if p.is_file() else {}
+
+
+def _read_rows(path: Path) -> list[dict[str, Any]]:
+    if path.suffix == ".jsonl":
+        rows = []
+        for i, line in enumerate(path.read_text().splitlines(), 1):
+            if line.strip():
+                try:
+                    rows.append(json.loads(line))
+                except json.JSONDecodeError as e:
+                    raise ValueError(f"{path}:{i}: bad JSON ({e.msg})") from None
+        return rows
+    if path.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        return pq.read_table(path).to_pylist()
+    raise ValueError(f"{path}: expected a .parquet or .jsonl file")
+
+
+def find_data_file(root: Path, split: str) -> Path:
+    if root.is_file():
+        return root
+    for d in (root / "data", root):
+        for fmt in ("parquet", "jsonl"):
+            for p in (d / f"{split}.{fmt}", *sorted(d.glob(f"{split}-*.{fmt}"))):
+                if p.is_file():
+                    return p
+    found = sorted(p.name for p in (root / "data").glob("*.*")) if (root / "data").is_dir() else []
+    raise FileNotFoundError(
+        f"no '{split}' split in {root}: expected data/{split}.parquet or data/{split}.jsonl"
+        + (f" (found {', '.join(found)})" if found else "")
+    )
+
+
+def load_folder(path: str | os.PathLike, split: str = "test") -> list[Task]:
+    p = find_data_file(Path(path), split)
+    try:
+        return [row_to_task(r) for r in _read_rows(p)]
+    except (KeyError, TypeError) as e:
+        raise ValueError(f"{p}: not an ECov task table (missing or bad field {e})") from None
+
+
+# ---- the hub ----------------------------------------------------------------------------------------
+
+_HUB_ID_RE = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+
+
+class BenchmarkNotFound(ValueError):
+    """The name is no known benchmark, folder or reachable hub dataset."""
+
+
+def load_hub(repo_id: str, split: str = "test", revision: str | None = None) -> list[Task]:
+    """Through ``datasets.load_dataset`` (cached under HF_HOME). Offline: a clear error."""
+    import datasets
+
+    try:
+        ds = datasets.load_dataset(repo_id, split=split, revision=revision)
+    except Exception as e:  # datasets raises many types for the same "cannot get it" situation
+        offline = os.environ.get("HF_HUB_OFFLINE") == "1" or os.environ.get("HF_DATASETS_OFFLINE") == "1"
+        why = "offline mode is on (HF_HUB_OFFLINE/HF_DATASETS_OFFLINE)" if offline else \
+            "the hub could not be reached, or the dataset does not exist"
+        raise BenchmarkNotFound(
+            f"cannot load hub dataset {repo_id!r} (split {split!r}): {why}; {type(e).__name__}: "
+            f"{str(e).splitlines()[0][:300] if str(e) else ''}. Build it locally instead "
+            f"(ecov-data build NAME --source PATH --out DIR) and pass that folder's path."
+        ) from e
+    return [row_to_task(r) for r in ds]
+
+
+def load_benchmark(name: str | os.PathLike | None = None, split: str = "test") -> list[Task]:
+    """Tasks of the embedded suite (None or "ecov-embedded"), a built folder/file, or a hub id."""
+    if name is None or str(name) == EMBEDDED:
+        from harness.builders.embedded import load_suite
+
+        return load_suite()
+    p = Path(name).expanduser()
+    if p.exists():
+        return load_folder(p, split)
+    s = str(name)
+    if _HUB_ID_RE.match(s) and not s.startswith((".", "/")):
+        return load_hub(s, split)
+    raise BenchmarkNotFound(
+        f"unknown benchmark {s!r}: not {EMBEDDED!r}, not an existing folder or file, not a hub id "
+        f"(owner/name). Build one with: ecov-data build cvdp-ecov|autoeval-ecov --out DIR"
+    )
