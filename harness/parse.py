@@ -1,0 +1,277 @@
+"""Turn a model's answer into a testbench: a fenced SystemVerilog block, or patch hunks on the current one.
+
+Pure functions, no I/O. Whatever the answer, the result is a ParseResult: either a testbench, or an
+error written to the model (it becomes the next round's feedback), never an exception.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+CODE_LANGS = {"", "systemverilog", "verilog", "sv", "svh", "v", "vh", "system-verilog", "systemverilog2017"}
+DIFF_LANGS = {"diff", "patch", "udiff"}
+
+NO_CODE = (
+    "Your answer contained no SystemVerilog code block. Answer with the file name on its own line "
+    "followed by the complete testbench in a ```systemverilog fenced block, or, when a current "
+    "testbench is shown, patch hunks against it in a ```diff block."
+)
+
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([\w+.-]*)[^\n]*$", re.M)
+_FILENAME = re.compile(r"([\w./-]+\.(?:sv|svh|v|vh|diff|patch))\b", re.I)
+_HUNK = re.compile(r"^@@\s*(?:-(\d+)(?:,(\d+))?\s+\+(\d+)(?:,(\d+))?)?\s*@@.*$")
+_THINK = re.compile(r"<think>.*?</think>", re.S | re.I)
+_MODULE_DECL = re.compile(r"^\s*(?:module|program)\s+(?:automatic\s+|static\s+)?(\w+)", re.M)
+
+
+@dataclass
+class ParseResult:
+    testbench: str | None
+    error: str = ""
+    kind: str = ""  # "full" | "patch" | "" (nothing usable)
+
+    @property
+    def ok(self) -> bool:
+        return self.testbench is not None
+
+
+@dataclass
+class Block:
+    lang: str
+    content: str
+    filename: str  # from the line(s) just above the fence, "" if none
+    closed: bool
+    index: int
+
+
+def strip_reasoning(text: str) -> str:
+    """Drop <think>...</think> sections (reasoning models) and an unterminated leading one."""
+    text = _THINK.sub("", text)
+    if "<think>" in text.lower() and "</think>" not in text.lower():
+        return ""
+    if "</think>" in text:  # some servers strip the opening tag only
+        text = text.split("</think>")[-1]
+    return text
+
+
+def fenced_blocks(text: str) -> list[Block]:
+    """Every fenced block in order; an unclosed last block runs to the end and is marked ``closed=False``."""
+    lines = text.split("\n")
+    blocks: list[Block] = []
+    i = 0
+    while i < len(lines):
+        m = _FENCE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        fence, lang = m.group(1), m.group(2).lower()
+        j = i + 1
+        while j < len(lines) and not re.match(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$", lines[j]):
+            j += 1
+        closed = j < len(lines)
+        blocks.append(Block(lang, "\n".join(lines[i + 1:j]), _filename_above(lines, i), closed, len(blocks)))
+        i = j + 1
+    return blocks
+
+
+def _filename_above(lines: list[str], fence_line: int) -> str:
+    for k in range(fence_line - 1, max(fence_line - 3, -1), -1):
+        line = lines[k].strip()
+        if not line:
+            continue
+        m = _FILENAME.search(line)
+        return m.group(1) if m and len(line) <= 120 else ""
+    return ""
+
+
+def is_patch(block: Block) -> bool:
+    if block.lang in DIFF_LANGS:
+        return True
+    return any(_HUNK.match(line) for line in block.content.split("\n"))
+
+
+def module_names(code: str) -> list[str]:
+    return _MODULE_DECL.findall(_strip_comments(code))
+
+
+def _strip_comments(code: str) -> str:
+    code = re.sub(r"/\*.*?\*/", " ", code, flags=re.S)
+    return re.sub(r"//[^\n]*", "", code)
+
+
+def instantiates(code: str, module: str) -> bool:
+    """True when ``module`` appears as an instantiation (``module [#(...)] name (``)."""
+    if not module:
+        return False
+    return re.search(rf"\b{re.escape(module)}\b\s*(#\s*\(|\w+\s*\()", _strip_comments(code)) is not None
+
+
+def _block_rank(block: Block, dut_module: str, design_modules: set[str]) -> tuple:
+    names = module_names(block.content)
+    defines_design = any(n in design_modules or n == dut_module for n in names)
+    fname = block.filename.lower()
+    return (
+        bool(names) and "endmodule" in block.content,
+        instantiates(block.content, dut_module),
+        not defines_design,
+        "tb" in fname or "test" in fname,
+        block.index,  # later blocks win ties: models tend to end with their final version
+    )
+
+
+def pick_code_block(blocks: list[Block], dut_module: str = "", design_modules: set[str] | None = None):
+    """The block most likely to be the testbench, or None when no block holds SystemVerilog code."""
+    design_modules = design_modules or set()
+    code = [b for b in blocks if b.closed and b.lang in CODE_LANGS and not is_patch(b) and b.content.strip()]
+    code = [b for b in code if module_names(b.content) or "endmodule" in b.content]
+    if not code:
+        return None
+    return max(code, key=lambda b: _block_rank(b, dut_module, design_modules))
+
+
+def _bare_code(text: str) -> str | None:
+    """An answer that is nothing but code, without fences: from the first module/`timescale to the last endmodule."""
+    m = re.search(r"^\s*(`timescale|module\b|program\b|`include|import\b)", text, re.M)
+    end = text.rfind("endmodule")
+    if not m or end < 0 or end < m.start():
+        return None
+    prose = text[:m.start()].strip()
+    if len(prose) > 400:
+        return None
+    return text[m.start():end + len("endmodule")].strip() + "\n"
+
+
+def parse_response(text: str, current: str | None = None, dut_module: str = "",
+                   design_modules: set[str] | None = None) -> ParseResult:
+    """The testbench an answer gives: a full file, or ``current`` with the answer's patch hunks applied.
+
+    A complete testbench block (a module that instantiates the DUT) wins over patch hunks; otherwise
+    hunks are applied to ``current``; otherwise the best code block is taken as is (the compiler then
+    reports what is wrong with it).
+    """
+    text = strip_reasoning(text or "")
+    if not text.strip():
+        return ParseResult(None, "Your answer was empty. " + NO_CODE)
+    blocks = fenced_blocks(text)
+    best = pick_code_block(blocks, dut_module, design_modules)
+    if best is not None and _block_rank(best, dut_module, design_modules or set())[:2] == (True, True):
+        return ParseResult(_normalize(best.content), "", "full")
+
+    patches = [b for b in blocks if b.closed and is_patch(b)]
+    if not patches and not blocks and any(_HUNK.match(line) for line in text.split("\n")):
+        patches = [Block("diff", text, "", True, 0)]
+    if patches:
+        if current is None:
+            return ParseResult(None, "Your answer contained patch hunks, but there is no current testbench "
+                                     "to apply them to. Answer with the complete testbench in a "
+                                     "```systemverilog fenced block.")
+        try:
+            patched = apply_patch(current, "\n".join(b.content for b in patches))
+        except PatchError as e:
+            return ParseResult(None, f"Your patch could not be applied, so the testbench is unchanged: {e} "
+                                     "Copy context and removed lines exactly from the current testbench, "
+                                     "or answer with the complete testbench instead.")
+        return ParseResult(patched, "", "patch")
+
+    if best is not None:
+        return ParseResult(_normalize(best.content), "", "full")
+    if any(not b.closed for b in blocks):
+        return ParseResult(None, "Your code block was not closed with ``` (was the answer cut off?). "
+                                 "Answer with a shorter, complete testbench in one fenced block.")
+    if not blocks:
+        bare = _bare_code(text)
+        if bare is not None:
+            return ParseResult(bare, "", "full")
+    return ParseResult(None, NO_CODE)
+
+
+def _normalize(code: str) -> str:
+    return code.strip("\n") + "\n"
+
+
+# ---------------------------------------------------------------------------------------------- patches
+
+
+class PatchError(ValueError):
+    pass
+
+
+@dataclass
+class Hunk:
+    header: str
+    old_start: int | None  # 1-based, None when the header had no numbers
+    old: list[str]  # context + removed lines, in order
+    new: list[str]  # context + added lines, in order
+
+
+def parse_hunks(patch: str) -> list[Hunk]:
+    hunks: list[Hunk] = []
+    cur: Hunk | None = None
+    for line in patch.split("\n"):
+        m = _HUNK.match(line)
+        if m:
+            cur = Hunk(line.strip(), int(m.group(1)) if m.group(1) else None, [], [])
+            hunks.append(cur)
+            continue
+        if cur is None or line.startswith(("--- ", "+++ ", "diff ", "index ", "\\")):
+            continue  # file headers, "\ No newline at end of file", prose before the first hunk
+        if line.startswith("+"):
+            cur.new.append(line[1:])
+        elif line.startswith("-"):
+            cur.old.append(line[1:])
+        else:  # context: " x"; a blank line (editors and models drop the lone space)
+            body = line[1:] if line.startswith(" ") else line
+            cur.old.append(body)
+            cur.new.append(body)
+    for h in hunks:  # trailing blank context lines are usually an artefact of the block's end
+        while h.old and h.new and h.old[-1].strip() == "" and h.new[-1].strip() == "":
+            h.old.pop()
+            h.new.pop()
+    if not hunks:
+        raise PatchError("no '@@ ... @@' hunk header was found.")
+    return hunks
+
+
+def _find(lines: list[str], needle: list[str], hint: int, loose: bool) -> int | None:
+    """Index where ``needle`` occurs in ``lines``, nearest to ``hint``; ``loose`` ignores whitespace."""
+    def norm(s: str) -> str:
+        return re.sub(r"\s+", "", s) if loose else s.rstrip()
+
+    target = [norm(s) for s in needle]
+    hay = [norm(s) for s in lines]
+    n = len(target)
+    spots = [i for i in range(len(hay) - n + 1) if hay[i:i + n] == target]
+    if not spots:
+        return None
+    return min(spots, key=lambda i: (abs(i - hint), i))
+
+
+def apply_patch(current: str, patch: str) -> str:
+    """Apply unified-diff hunks to ``current``, locating each by its context rather than its line numbers."""
+    lines = current.split("\n")
+    trailing_newline = current.endswith("\n")
+    if trailing_newline:
+        lines = lines[:-1]
+    offset = 0  # where the original line numbers now sit, learned from where the last hunk matched
+    cursor = 0  # end of the last applied hunk: the hint for hunks without line numbers
+    hunks = parse_hunks(patch)
+    for k, h in enumerate(hunks, 1):
+        hint = h.old_start - 1 + offset if h.old_start is not None else cursor
+        if not h.old:  # pure insertion: after line old_start (0 = top of file)
+            at = min(max(hint + 1 if h.old_start is not None else cursor, 0), len(lines))
+        else:
+            at = _find(lines, h.old, hint, loose=False)
+            if at is None:
+                at = _find(lines, h.old, hint, loose=True)
+            if at is None:
+                first = next((s for s in h.old if s.strip()), h.old[0]).strip()
+                raise PatchError(f"hunk {k} of {len(hunks)} ({h.header}) does not match the current "
+                                 f"testbench (its context and removed lines, starting with '{first[:80]}', "
+                                 "were not found).")
+        lines[at:at + len(h.old)] = h.new
+        cursor = at + len(h.new)
+        if h.old_start is not None:
+            offset = cursor - (h.old_start - 1 + len(h.old))
+    out = "\n".join(lines)
+    return out + "\n" if trailing_newline or not out.endswith("\n") else out
