@@ -109,6 +109,7 @@ class SampleRecord:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost: float = 0.0
+    error: str = ""  # why the sample ended early (a model error after retries); "" when it ran normally
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
