@@ -203,6 +203,22 @@ class Hunk:
     old_start: int | None  # 1-based, None when the header had no numbers
     old: list[str]  # context + removed lines, in order
     new: list[str]  # context + added lines, in order
+    ops: str = ""  # one of ' ', '-', '+' per hunk line, in order
+
+    def replacement(self, matched: list[str]) -> list[str]:
+        """The new lines, context taken from the file (``matched``) so whitespace-loose matches keep it."""
+        out, i, j = [], 0, 0
+        for op in self.ops:
+            if op == " ":
+                out.append(matched[i])
+                i += 1
+            elif op == "-":
+                i += 1
+            else:
+                out.append(self.new[j])
+            if op != "-":
+                j += 1
+        return out
 
 
 def parse_hunks(patch: str) -> list[Hunk]:
@@ -218,16 +234,20 @@ def parse_hunks(patch: str) -> list[Hunk]:
             continue  # file headers, "\ No newline at end of file", prose before the first hunk
         if line.startswith("+"):
             cur.new.append(line[1:])
+            cur.ops += "+"
         elif line.startswith("-"):
             cur.old.append(line[1:])
+            cur.ops += "-"
         else:  # context: " x"; a blank line (editors and models drop the lone space)
             body = line[1:] if line.startswith(" ") else line
             cur.old.append(body)
             cur.new.append(body)
+            cur.ops += " "
     for h in hunks:  # trailing blank context lines are usually an artefact of the block's end
-        while h.old and h.new and h.old[-1].strip() == "" and h.new[-1].strip() == "":
+        while h.ops.endswith(" ") and h.old[-1].strip() == "":
             h.old.pop()
             h.new.pop()
+            h.ops = h.ops[:-1]
     if not hunks:
         raise PatchError("no '@@ ... @@' hunk header was found.")
     return hunks
@@ -269,8 +289,9 @@ def apply_patch(current: str, patch: str) -> str:
                 raise PatchError(f"hunk {k} of {len(hunks)} ({h.header}) does not match the current "
                                  f"testbench (its context and removed lines, starting with '{first[:80]}', "
                                  "were not found).")
-        lines[at:at + len(h.old)] = h.new
-        cursor = at + len(h.new)
+        new = h.replacement(lines[at:at + len(h.old)])
+        lines[at:at + len(h.old)] = new
+        cursor = at + len(new)
         if h.old_start is not None:
             offset = cursor - (h.old_start - 1 + len(h.old))
     out = "\n".join(lines)

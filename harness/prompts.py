@@ -109,9 +109,14 @@ def state_text(testbench: str, feedback: str) -> str:
 
 
 def build_messages(task: Task, testbench: str | None = None, feedback: str | None = None) -> list[dict]:
-    """The chat for one step: round 0 (no testbench) or a memoryless agentic round (x_t and o_t)."""
+    """The chat for one step: round 0 (no testbench) or a memoryless agentic round (x_t and o_t).
+
+    ``feedback`` without ``testbench`` is the case of earlier answers that gave no usable testbench.
+    """
     user = task_text(task)
     if testbench is None:
+        if feedback:  # an earlier answer gave no usable testbench
+            user += "\n\n## Feedback on your previous answer\n\n" + feedback.strip()
         user += "\n\n" + FULL_FORMAT
     else:
         user += "\n\n" + state_text(testbench, feedback or "") + "\n\n" + PATCH_FORMAT

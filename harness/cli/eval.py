@@ -1,0 +1,163 @@
+"""``ecov-eval``: evaluate a model on a benchmark; ``ecov-eval report RUN_DIR`` prints a run's summary again.
+
+``main`` dispatches by hand on ``report`` because the evaluation itself takes its options on the root
+command (``ecov-eval --model X``), which a click group would not allow.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import click
+
+from harness.agent import AGENTS, MODES
+
+DEFAULT_BENCHMARK = "ecov-embedded"
+
+
+def slug(text: str) -> str:
+    text = text.rstrip("/")
+    if "/" in text and Path(text).exists():  # a folder or file path: its name
+        text = Path(text).stem if Path(text).is_file() else Path(text).name
+    return re.sub(r"[^a-z0-9.]+", "-", text.lower()).strip("-.") or "x"
+
+
+def default_out(model: str, mode: str, agent: str, benchmark: str) -> Path:
+    """Stable, so that running the same command again resumes: runs/<model>_<mode>_<benchmark>."""
+    tag = mode if mode == "direct" or agent == "memoryless" else f"{mode}-{agent}"
+    return Path("runs") / f"{slug(model)}_{tag}_{slug(benchmark)}"
+
+
+def _load_tasks(benchmark: str, split: str, task_ids: tuple[str, ...], limit: int | None):
+    from harness.dataset import BenchmarkNotFound, load_benchmark
+
+    try:
+        tasks = load_benchmark(None if benchmark == DEFAULT_BENCHMARK else benchmark, split)
+    except (BenchmarkNotFound, FileNotFoundError, ValueError) as e:
+        raise click.BadParameter(str(e), param_hint="--benchmark") from None
+    if task_ids:
+        known = {t.id for t in tasks}
+        missing = [t for t in task_ids if t not in known]
+        if missing:
+            raise click.BadParameter(
+                f"unknown task id(s) {', '.join(missing)}; {benchmark} has: {', '.join(sorted(known)[:20])}"
+                + (" ..." if len(known) > 20 else ""), param_hint="--task-id")
+        tasks = [t for t in tasks if t.id in set(task_ids)]
+    if limit is not None:
+        tasks = tasks[:limit]
+    if not tasks:
+        raise click.BadParameter(f"{benchmark} ({split}) has no tasks to run", param_hint="--benchmark")
+    return tasks
+
+
+def _get_model(name: str, **kwargs):
+    from harness.models import MissingKeyError, UnknownModelError, get_model
+
+    try:
+        return get_model(name, **{k: v for k, v in kwargs.items() if v is not None})
+    except (UnknownModelError, MissingKeyError) as e:
+        raise click.BadParameter(str(e), param_hint="--model") from None
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--model", required=True, help="LiteLLM model string (openai/..., anthropic/..., hosted_vllm/..., "
+              "ollama/...), builtin/random or builtin/replay.")
+@click.option("--mode", type=click.Choice(MODES), default="agentic", show_default=True)
+@click.option("--agent", type=click.Choice(AGENTS), default="memoryless", show_default=True,
+              help="agentic mode: memoryless (prompt = task + current testbench + last feedback) or history "
+                   "(one growing conversation).")
+@click.option("--benchmark", default=DEFAULT_BENCHMARK, show_default=True,
+              help="ecov-embedded, a built benchmark folder or file, or a hub dataset id.")
+@click.option("--split", default="test", show_default=True)
+@click.option("-n", "n_samples", type=click.IntRange(min=1), default=1, show_default=True,
+              help="samples per task (pass@k for k <= n).")
+@click.option("--max-rounds", type=click.IntRange(min=1), default=5, show_default=True,
+              help="agentic rounds per sample (direct mode: always 1).")
+@click.option("--temperature", type=click.FloatRange(min=0.0), default=0.7, show_default=True)
+@click.option("--top-p", type=click.FloatRange(min=0.0, max=1.0, min_open=True), default=0.8, show_default=True)
+@click.option("--max-tokens", type=click.IntRange(min=1), default=8192, show_default=True)
+@click.option("--api-base", default=None, help="OpenAI-compatible endpoint (a vLLM or Ollama server).")
+@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True,
+              help="samples evaluated at once.")
+@click.option("--concurrency", type=click.IntRange(min=1), default=None,
+              help="model calls in flight at once (default: --workers).")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="simulation seed; sample s asks the model with seed + s.")
+@click.option("--task-id", "task_ids", multiple=True, help="run only this task (repeatable).")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="run only the first N tasks.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="run folder [default: runs/<model>_<mode>_<benchmark>]; an existing one is resumed.")
+@click.option("--cache-dir", type=click.Path(file_okay=False), default=None,
+              help="model response cache (default: the model layer's).")
+@click.option("--replay-run", type=click.Path(exists=True, file_okay=False), default=None,
+              help="builtin/replay: the run folder whose responses to replay.")
+@click.option("--max-retries", type=click.IntRange(min=0), default=5, show_default=True)
+@click.option("--no-progress", is_flag=True, help="no progress bar.")
+def eval_cmd(model, mode, agent, benchmark, split, n_samples, max_rounds, temperature, top_p, max_tokens,
+             api_base, workers, concurrency, seed, task_ids, limit, out, cache_dir, replay_run, max_retries,
+             no_progress):
+    """Evaluate MODEL's testbenches on a benchmark; prints the summary and writes a run folder."""
+    from harness.dataset import dataset_hash
+    from harness.report import format_summary
+    from harness.results import RunConfig
+    from harness.run import RunMismatch, run_eval
+
+    if model == "builtin/replay" and not replay_run:
+        raise click.BadParameter("builtin/replay needs --replay-run RUN_DIR", param_hint="--model")
+    tasks = _load_tasks(benchmark, split, task_ids, limit)
+    llm = _get_model(model, api_base=api_base, temperature=temperature, top_p=top_p, max_tokens=max_tokens,
+                     cache_dir=cache_dir, max_retries=max_retries, replay_run=replay_run)
+    out = out or default_out(model, mode, agent, benchmark)
+    config = RunConfig(
+        model=model, mode=mode, agent=agent if mode == "agentic" else "direct", benchmark=benchmark,
+        dataset_hash=dataset_hash(tasks), n_samples=n_samples, max_rounds=max_rounds if mode == "agentic" else 1,
+        temperature=temperature, top_p=top_p, max_tokens=max_tokens, seed=seed, api_base=api_base,
+        split=split, extra={"workers": workers, "concurrency": concurrency or workers},
+    )
+    try:
+        outcome = run_eval(tasks, llm, config, out, workers=workers, concurrency=concurrency,
+                           progress=not no_progress)
+    except RunMismatch as e:
+        raise click.UsageError(str(e)) from None
+    click.echo(format_summary(outcome.summary))
+    click.echo(f"\nRun folder: {out}  ({outcome.ran} samples run now, {outcome.skipped} already done)")
+    if outcome.interrupted:
+        click.echo("Interrupted: finished samples are kept. Run the same command again to resume.", err=True)
+        sys.exit(130)
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="print summary.json instead of the table.")
+@click.option("--tasks/--no-tasks", default=True, show_default=True, help="per-task rows.")
+def report_cmd(run_dir, as_json, tasks):
+    """Print the summary of RUN_DIR again (recomputed from its finished samples)."""
+    from harness.report import format_summary
+    from harness.results import RunFolder
+    from harness.run import build_summary
+
+    folder = RunFolder(run_dir)
+    if not folder.exists():
+        raise click.BadParameter(f"{run_dir} is not an ecov-eval run folder (no config.json)",
+                                 param_hint="RUN_DIR")
+    summary = build_summary(folder)
+    if folder.summary_path.exists():  # keep the wall time of the last invocation
+        old = folder.read_summary()
+        if "seconds" in old:
+            summary["seconds"] = old["seconds"]
+    click.echo(json.dumps(summary, indent=2, sort_keys=True) if as_json else format_summary(summary, tasks))
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else list(argv)
+    if args and args[0] == "report":
+        report_cmd.main(args[1:], prog_name="ecov-eval report")
+    else:
+        eval_cmd.main(args, prog_name="ecov-eval")
+
+
+if __name__ == "__main__":
+    main()

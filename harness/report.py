@@ -1,0 +1,52 @@
+"""The summary table printed at the end of a run and by ``ecov-eval report RUN_DIR``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _row(label: str, value: str) -> str:
+    return f"  {label:<22}{value}"
+
+
+def format_summary(summary: dict[str, Any], per_task: bool = True) -> str:
+    run = summary.get("run", {})
+    mode = run.get("mode", "?")
+    if mode == "agentic":
+        mode += f"/{run.get('agent', '?')}"
+    lines = [
+        f"ECov evaluation: {run.get('model', '?')}  mode {mode}  benchmark {run.get('benchmark', '?')}"
+        f" ({run.get('split', 'test')})",
+        f"  {summary['tasks']}/{summary.get('tasks_expected', summary['tasks'])} tasks, "
+        f"{summary['samples']}/{summary.get('samples_expected', summary['samples'])} samples, "
+        f"n={run.get('n_samples', '?')}, max rounds {run.get('max_rounds', '?')}, seed {run.get('seed', '?')}"
+        + ("" if summary.get("complete", True) else "  [INCOMPLETE: run again with the same --out to resume]"),
+        "",
+        _row("pass %", f"{summary['pass_rate']:.1f}   ({summary['samples_passed']} of {summary['samples']} "
+                       "samples met every target)"),
+        _row("avg coverage %", f"{summary['avg_overall']:.1f}   (DUT overall, final round; best per task "
+                               f"{summary['best_overall']:.1f})"),
+        _row("syntax %", f"{summary['syntax_rate']:.1f}   (final testbench compiled and ran)"),
+    ]
+    if summary.get("pass_at_k"):
+        lines.append(_row("pass@k", "  ".join(f"{k} {v:.1f}" for k, v in summary["pass_at_k"].items())))
+    if len(summary.get("per_round", [])) > 1:
+        lines.append(_row("pass % by round", "  ".join(
+            f"r{r['round']} {r['pass_rate']:.1f}" for r in summary["per_round"])))
+        lines.append(_row("avg cov % by round", "  ".join(
+            f"r{r['round']} {r['avg_overall']:.1f}" for r in summary["per_round"])))
+    lines.append(_row("avg rounds", f"{summary.get('avg_rounds', 0):.2f}"))
+    lines.append(_row("tokens", f"{summary['prompt_tokens']:,} prompt + {summary['completion_tokens']:,} "
+                                "completion"))
+    lines.append(_row("cost", f"${summary['cost']:.4f}"))
+    if summary.get("model_errors"):
+        lines.append(_row("model errors", f"{summary['model_errors']} samples (retried on resume)"))
+    if "seconds" in summary:
+        lines.append(_row("wall time", f"{summary['seconds']:.1f} s"))
+    if per_task and summary.get("per_task"):
+        width = max(12, *(len(t) for t in summary["per_task"]))
+        lines += ["", f"  {'task':<{width}}  passed  best %  mean %  syntax"]
+        for t, d in summary["per_task"].items():
+            lines.append(f"  {t:<{width}}  {d['passed']:>2}/{d['samples']:<3}  {d['best_overall']:>6.1f}  "
+                         f"{d['mean_overall']:>6.1f}  {d['syntax_ok']:>2}/{d['samples']}")
+    return "\n".join(lines)

@@ -1,0 +1,293 @@
+"""A run: tasks x samples x rounds into a run folder (harness.results), resumable, with a worker pool.
+
+Resume rules: a (task, sample) with a record in samples.jsonl is done and skipped, unless that record
+carries a model error (it is retried). Every other sample is redone from round 0; the rounds its
+earlier attempts left in rounds.jsonl are moved to logs/superseded_rounds.jsonl before the run starts,
+so rounds.jsonl only ever holds the rounds of finished samples plus those of the attempt in flight.
+A folder whose config identity (RunConfig.identity) differs from the new run's is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shutil
+import subprocess
+import threading
+import time
+import traceback
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import harness
+from harness.agent import AgentConfig, Interrupted, run_sample
+from harness.metrics import sample_from_rounds, summarize
+from harness.results import RoundRecord, RunConfig, RunFolder, read_jsonl
+from harness.tasks import Task
+
+TIMING_FIELDS = ("seconds", "updated")  # summary.json fields that differ between identical runs
+
+
+class RunMismatch(Exception):
+    """The output folder holds a run with another configuration."""
+
+
+@dataclass
+class RunOutcome:
+    summary: dict[str, Any]
+    interrupted: bool
+    ran: int  # samples finished by this invocation
+    skipped: int  # samples found already done
+
+
+def verilator_version() -> str:
+    """The engine's own report when it has one, else ``verilator --version``."""
+    try:
+        from harness import engine
+
+        for name in ("verilator_version", "VERILATOR_VERSION"):
+            v = getattr(engine, name, None)
+            if v:
+                return str(v() if callable(v) else v)
+    except Exception:  # noqa: BLE001 - the engine is optional here; fall back to the binary
+        pass
+    exe = shutil.which("verilator")
+    if not exe:
+        return ""
+    try:
+        out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60)
+        return out.stdout.strip().splitlines()[0] if out.stdout.strip() else ""
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _mismatch_message(old: RunConfig, new: RunConfig, root: Path) -> str:
+    diffs = [f"{k}: {old.identity()[k]!r} (folder) vs {v!r} (now)" for k, v in new.identity().items()
+             if old.identity()[k] != v]
+    return (f"{root} already holds a run with another configuration ({'; '.join(diffs)}). "
+            "Resume it with the same options, or choose another --out.")
+
+
+def open_run(folder: RunFolder, config: RunConfig) -> tuple[RunConfig, set[tuple[str, int]]]:
+    """Create or resume the folder: returns the config to write and the (task, sample) pairs done."""
+    if not folder.exists():
+        if folder.root.exists() and any(folder.root.iterdir()):
+            raise RunMismatch(f"{folder.root} exists and is not an ecov-eval run folder (no config.json); "
+                              "choose another --out.")
+        return config, set()
+    old = folder.read_config()
+    if old.identity() != config.identity():
+        raise RunMismatch(_mismatch_message(old, config, folder.root))
+    ids = list(old.task_ids or [])
+    ids += [t for t in config.task_ids or [] if t not in ids]
+    merged = replace(config, created=old.created or config.created, task_ids=ids,
+                     n_samples=max(old.n_samples, config.n_samples))
+    done = {(s.task_id, s.sample) for s in folder.samples() if not s.error}
+    _supersede_stale_rounds(folder, done)
+    return merged, done
+
+
+def _supersede_stale_rounds(folder: RunFolder, done: set[tuple[str, int]]) -> None:
+    """Move rounds of unfinished attempts out of rounds.jsonl (atomically), keeping them in logs/."""
+    if not folder.rounds_path.exists():
+        return
+    keep, stale = [], []
+    for d in read_jsonl(folder.rounds_path):
+        (keep if (d.get("task_id"), d.get("sample")) in done else stale).append(d)
+    if not stale and folder.rounds_path.read_bytes().endswith(b"\n"):
+        return
+    if stale:
+        side = folder.root / "logs" / "superseded_rounds.jsonl"
+        side.parent.mkdir(parents=True, exist_ok=True)
+        with open(side, "a") as f:
+            for d in stale:
+                f.write(json.dumps(d, sort_keys=True) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+    tmp = folder.rounds_path.with_name(".rounds.jsonl.tmp")
+    with open(tmp, "w") as f:
+        for d in keep:
+            f.write(json.dumps(d, sort_keys=True) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, folder.rounds_path)
+
+
+def finished_rounds(folder: RunFolder) -> dict[tuple[str, int], list[RoundRecord]]:
+    """The rounds of each finished sample's last attempt, in order (for reports and trainers)."""
+    done = {(s.task_id, s.sample) for s in folder.samples()}
+    out: dict[tuple[str, int], list[RoundRecord]] = {}
+    for rec in folder.rounds():
+        key = (rec.task_id, rec.sample)
+        if key not in done:
+            continue
+        if rec.round == 0:
+            out[key] = []
+        out.setdefault(key, []).append(rec)
+    return out
+
+
+def build_summary(folder: RunFolder, config: RunConfig | None = None, seconds: float | None = None) -> dict:
+    """summary.json: metrics over the finished samples plus what run they belong to."""
+    config = config or folder.read_config()
+    samples = folder.samples()
+    agent_cfg = AgentConfig(config.mode, config.agent if config.mode == "agentic" else "memoryless",
+                            config.max_rounds)
+    summary = summarize(samples, agent_cfg.rounds, len(config.task_ids) if config.task_ids else None)
+    expected = (len(config.task_ids) if config.task_ids else summary["tasks"]) * config.n_samples
+    summary.update({
+        "run": {"model": config.model, "mode": config.mode, "agent": config.agent,
+                "benchmark": config.benchmark, "split": config.split, "dataset_hash": config.dataset_hash,
+                "n_samples": config.n_samples, "max_rounds": agent_cfg.rounds, "seed": config.seed,
+                "temperature": config.temperature, "top_p": config.top_p,
+                "harness_version": config.harness_version, "verilator_version": config.verilator_version},
+        "samples_expected": expected,
+        "complete": len(samples) >= expected,
+        "updated": now_iso(),
+    })
+    if seconds is not None:
+        summary["seconds"] = round(seconds, 2)
+    return summary
+
+
+class _LimitedModel:
+    """At most ``limit`` model calls in flight across all workers."""
+
+    def __init__(self, model, limit: int):
+        self._model = model
+        self._sem = threading.BoundedSemaphore(max(1, limit))
+
+    def complete(self, request):
+        with self._sem:
+            return self._model.complete(request)
+
+
+def _write_text_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def _log_round(folder: RunFolder, rec: RoundRecord) -> None:
+    """logs/TASK/sS_rR.md: the prompt, the answer, what was scored and the feedback, for people to read."""
+    d = folder.log_dir(rec.task_id)
+    res = rec.score()
+    parts = [f"# {rec.task_id} sample {rec.sample} round {rec.round}",
+             f"status: {res.status}  overall: {res.overall}  passed: {rec.passed}  prompt: {rec.prompt_hash[:16]}"]
+    for m in rec.messages or []:
+        parts.append(f"## {m['role']}\n\n{m['content']}")
+    parts.append(f"## response\n\n{rec.response}")
+    if rec.parse_error:
+        parts.append(f"## parse error\n\n{rec.parse_error}")
+    parts.append(f"## feedback\n\n{rec.feedback}")
+    if res.log_tail:
+        parts.append(f"## simulator log (tail)\n\n{res.log_tail}")
+    _write_text_atomic(d / f"s{rec.sample}_r{rec.round}.md", "\n\n".join(parts) + "\n")
+    if rec.testbench:
+        _write_text_atomic(d / f"s{rec.sample}_r{rec.round}_tb.sv", rec.testbench)
+
+
+def run_eval(tasks: list[Task], model, config: RunConfig, out: str | os.PathLike, *, scorer=None,
+             workers: int = 2, concurrency: int | None = None, progress: bool = True,
+             feedback_fn=None) -> RunOutcome:
+    """Run (or resume) an evaluation into ``out``. Ctrl-C stops cleanly: finished samples stay recorded."""
+    folder = RunFolder(out)
+    agent_cfg = AgentConfig(config.mode, config.agent if config.mode == "agentic" else "memoryless",
+                            config.max_rounds, config.seed)
+    config = replace(config, task_ids=[t.id for t in tasks], agent=agent_cfg.agent_name,
+                     max_rounds=agent_cfg.rounds, created=config.created or now_iso(),
+                     harness_version=config.harness_version or harness.__version__)
+    if not config.verilator_version:
+        config = replace(config, verilator_version=verilator_version())
+    config, done = open_run(folder, config)
+    folder.write_config(config)
+    if scorer is None:
+        from harness.engine import Engine, EngineConfig
+
+        scorer = Engine(EngineConfig()).score
+    extra = {} if feedback_fn is None else {"feedback_fn": feedback_fn}
+
+    pending = [(t, s) for t in tasks for s in range(config.n_samples) if (t.id, s) not in done]
+    skipped = len(tasks) * config.n_samples - len(pending)
+    limited = _LimitedModel(model, concurrency or workers)
+    lock = threading.Lock()
+    stop = threading.Event()
+    jobs: queue.Queue = queue.Queue()
+    for p in pending:
+        jobs.put(p)
+    finished: queue.Queue = queue.Queue()
+    t_start = time.monotonic()
+
+    def on_round(rec: RoundRecord) -> None:
+        with lock:
+            if stop.is_set():
+                raise Interrupted()
+            folder.append_round(rec)
+        try:
+            _log_round(folder, rec)
+        except OSError:
+            pass  # logs are for people; the JSONL records are the data
+
+    def worker() -> None:
+        while not stop.is_set():
+            try:
+                task, s = jobs.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                _, srec = run_sample(task, s, limited, scorer, agent_cfg, on_round=on_round, stop=stop, **extra)
+            except Interrupted:
+                return
+            except Exception as e:  # noqa: BLE001 - a bug on one sample is recorded, the run goes on
+                tb = traceback.format_exc()
+                (folder.log_dir(task.id) / f"s{s}_error.txt").write_text(tb)
+                srec = sample_from_rounds(task.id, s, [], f"internal error: {type(e).__name__}: {e}")
+            with lock:
+                if stop.is_set():
+                    return
+                folder.append_sample(srec)
+                folder.write_summary(build_summary(folder, config))
+            finished.put(srec)
+
+    threads = [threading.Thread(target=worker, daemon=True, name=f"ecov-eval-{i}")
+               for i in range(max(1, min(workers, len(pending) or 1)))]
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(tasks) * config.n_samples, initial=skipped, unit="sample", dynamic_ncols=True,
+                   desc=f"{config.model} {config.mode}")
+    passed = sum(1 for s in folder.samples() if s.passed and (s.task_id, s.sample) in done)
+    ran = 0
+    interrupted = False
+    for th in threads:
+        th.start()
+    try:
+        while any(th.is_alive() for th in threads) or not finished.empty():
+            try:
+                srec = finished.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            ran += 1
+            passed += srec.passed
+            if bar is not None:
+                bar.update(1)
+                bar.set_postfix(passed=passed, refresh=False)
+    except KeyboardInterrupt:
+        interrupted = True
+        with lock:
+            stop.set()
+    finally:
+        if bar is not None:
+            bar.close()
+    summary = build_summary(folder, config, seconds=time.monotonic() - t_start)
+    with lock:
+        folder.write_summary(summary)
+    return RunOutcome(summary, interrupted, ran, skipped)
