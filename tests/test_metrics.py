@@ -1,0 +1,96 @@
+"""Metrics: the unbiased pass@k estimator, per-round carry-forward, task weighting, sample records."""
+
+from itertools import combinations
+from math import isclose
+
+import pytest
+
+from harness.metrics import pass_at_k, sample_from_rounds, summarize
+from harness.records import ScoreResult
+from harness.report import format_summary
+from harness.results import RoundRecord, SampleRecord
+
+
+def brute_pass_at_k(outcomes: list[bool], k: int) -> float:
+    """The definition: the share of k-subsets of the samples holding at least one pass."""
+    subsets = list(combinations(outcomes, k))
+    return sum(any(s) for s in subsets) / len(subsets)
+
+
+@pytest.mark.parametrize("outcomes", [[True], [False], [True, False, False], [False, True, False, True, False],
+                                      [True] * 4, [False] * 4 + [True]])
+def test_pass_at_k_matches_its_definition(outcomes):
+    n, c = len(outcomes), sum(outcomes)
+    for k in range(1, n + 1):
+        assert isclose(pass_at_k(n, c, k), brute_pass_at_k(outcomes, k))
+
+
+def test_pass_at_k_rejects_k_out_of_range():
+    with pytest.raises(ValueError):
+        pass_at_k(3, 1, 4)
+    with pytest.raises(ValueError):
+        pass_at_k(3, 1, 0)
+
+
+def sample(task, s, overall, passed_round=None, syntax=True, tokens=(0, 0), cost=0.0, error=""):
+    return SampleRecord(task_id=task, sample=s, rounds=len(overall), passed=passed_round is not None,
+                        passed_round=passed_round, syntax_ok=syntax, final_overall=overall[-1] if overall else 0.0,
+                        best_overall=max(overall, default=0.0), overall_by_round=overall,
+                        prompt_tokens=tokens[0], completion_tokens=tokens[1], cost=cost, error=error)
+
+
+def test_summary_per_round_carries_early_stops_forward_and_weighs_tasks_equally():
+    samples = [
+        # task a: 2 samples; s0 passes at round 1 (stops), s1 never passes in 3 rounds
+        sample("a", 0, [50.0, 100.0], passed_round=1, tokens=(10, 5), cost=0.01),
+        sample("a", 1, [20.0, 30.0, 40.0], syntax=False, tokens=(20, 5)),
+        # task b: 1 sample passing at round 0
+        sample("b", 0, [90.0], passed_round=0, tokens=(1, 1)),
+    ]
+    s = summarize(samples, max_rounds=3)
+    # task a pass rate 50, task b 100 -> mean over tasks 75 (not 2/3 of samples)
+    assert s["pass_rate"] == 75.0
+    assert s["samples_passed"] == 2
+    assert s["avg_overall"] == round(((100 + 40) / 2 + 90) / 2, 2)
+    assert s["syntax_rate"] == 75.0
+    assert [r["pass_rate"] for r in s["per_round"]] == [50.0, 75.0, 75.0]
+    # r0: a (50+20)/2, b 90; r1: a (100+30)/2; r2: a (100 carried + 40)/2
+    assert [r["avg_overall"] for r in s["per_round"]] == [62.5, 77.5, 80.0]
+    assert s["pass_at_k"] == {"pass@1": 75.0, "pass@2": 100.0}  # pass@2 only over task a (n=2)
+    assert s["per_task"]["a"] == {"samples": 2, "passed": 1, "pass_rate": 50.0, "best_overall": 100.0,
+                                  "mean_overall": 70.0, "syntax_ok": 1, "errors": 0}
+    assert (s["prompt_tokens"], s["completion_tokens"], s["cost"]) == (31, 11, 0.01)
+    assert summarize(list(reversed(samples)), max_rounds=3) == s  # order does not matter
+
+
+def test_model_error_sample_counts_as_failed():
+    s = summarize([sample("a", 0, [], error="model error at round 0: 500"), sample("a", 1, [80.0], 0)], 2)
+    assert s["pass_rate"] == 50.0 and s["model_errors"] == 1
+    assert s["per_round"][0]["avg_overall"] == 40.0
+
+
+def _round(r, status, overall, passed, tokens=(3, 2)):
+    res = ScoreResult(status=status, instance="uut", overall=overall)
+    return RoundRecord(task_id="t", sample=0, round=r, prompt_hash="h", response="", testbench="x",
+                       parse_error="", feedback="", result=res.to_dict(), passed=passed,
+                       prompt_tokens=tokens[0], completion_tokens=tokens[1], cost=0.5)
+
+
+def test_sample_from_rounds():
+    rec = sample_from_rounds("t", 0, [_round(0, "compile_error", 0.0, False), _round(1, "ok", 70.0, False),
+                                      _round(2, "ok", 95.5, True)])
+    assert (rec.rounds, rec.passed, rec.passed_round, rec.syntax_ok) == (3, True, 2, True)
+    assert rec.overall_by_round == [0.0, 70.0, 95.5] and rec.best_overall == 95.5
+    assert (rec.prompt_tokens, rec.completion_tokens, rec.cost) == (9, 6, 1.5)
+    failed = sample_from_rounds("t", 1, [], error="model error")
+    assert (failed.passed, failed.syntax_ok, failed.final_overall, failed.error) == (False, False, 0.0,
+                                                                                     "model error")
+
+
+def test_report_table_shows_every_headline_number():
+    s = summarize([sample("a", 0, [50.0, 100.0], passed_round=1), sample("a", 1, [10.0, 20.0])], 2)
+    s["run"] = {"model": "m", "mode": "agentic", "agent": "memoryless", "n_samples": 2, "max_rounds": 2}
+    text = format_summary(s)
+    for needle in ("pass %", "50.0", "avg coverage %", "60.0", "syntax %", "pass@k", "pass@2 100.0",
+                   "r0 0.0", "r1 50.0", "tokens", "cost"):
+        assert needle in text, needle
