@@ -1,0 +1,71 @@
+"""Models: LiteLLM-backed chat models and the builtins (random baseline, replay).
+
+``get_model(name)`` is the one entry point; see docs/models.md for the accepted names.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from harness.models.base import (
+    Completion,
+    MissingKeyError,
+    Model,
+    ModelError,
+    ModelRequest,
+    UnknownModelError,
+)
+
+BUILTINS = ("builtin/random", "builtin/replay")
+
+
+def get_model(
+    name: str,
+    *,
+    api_base: str | None = None,
+    temperature: float = 0.7,
+    top_p: float = 0.8,
+    max_tokens: int = 8192,
+    cache_dir: Path | None = None,
+    max_retries: int = 5,
+    timeout: float = 600,
+    replay_run: Path | None = None,
+    extra: dict | None = None,
+) -> Model:
+    """Build the model named ``name``.
+
+    ``extra`` is passed to ``litellm.completion`` (``api_key``, ``api_version``, ...) except the adapter
+    options ``cache`` (False disables the response cache), ``backoff_base`` and ``backoff_max`` (seconds);
+    for ``builtin/random`` it may hold ``cycles`` (the round-0 run length).
+    """
+    name = (name or "").strip()
+    if not name:
+        raise UnknownModelError("empty model name")
+    if name.startswith("builtin/"):
+        if name == "builtin/random":
+            from harness.models.builtin_random import BASE_CYCLES, RandomModel
+
+            return RandomModel(cycles=int((extra or {}).get("cycles", BASE_CYCLES)))
+        if name == "builtin/replay":
+            if replay_run is None:
+                raise ModelError("builtin/replay needs replay_run (the run folder to replay)")
+            from harness.models.replay import ReplayModel
+
+            return ReplayModel(replay_run)
+        raise UnknownModelError(f"unknown builtin {name!r}; builtins are: {', '.join(BUILTINS)}")
+    from harness.models.litellm_model import LiteLLMModel
+
+    return LiteLLMModel(name, api_base=api_base, temperature=temperature, top_p=top_p, max_tokens=max_tokens,
+                        cache_dir=cache_dir, max_retries=max_retries, timeout=timeout, extra=extra)
+
+
+__all__ = [
+    "BUILTINS",
+    "Completion",
+    "MissingKeyError",
+    "Model",
+    "ModelError",
+    "ModelRequest",
+    "UnknownModelError",
+    "get_model",
+]

@@ -1,0 +1,402 @@
+"""``builtin/random``: the constrained-random baseline every LLM must beat.
+
+It reads no chat: it parses the DUT top's ports, finds clocks and resets, and writes a testbench that
+resets the design properly and then drives every data input with a phase-varying bias mix (zeros,
+ones, walking ones/zeros, uniform random, corner values, holds, and "hot" constants), with occasional
+mid-run resets. Phases (32-255 cycles) redraw the mix and, for 1-bit inputs, the probability of being
+high, so that FIFOs fill and drain and counters run long in one direction.
+
+In an agentic round (``req.result`` given) it reads the last score: it doubles the run length (halves
+it after a timeout), toggles reset far more often when reset logic is uncovered, and drives the
+constants found in uncovered lines and conditions (``4'hf``, ``== 200``) into the inputs named there.
+
+The answer is formatted like an LLM's: ``tb.sv`` then a fenced ``systemverilog`` block. The text is a
+pure function of (task, sample, round, seed, last result).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from harness.models.base import Completion, ModelError, ModelRequest
+from harness.models.ports import INPUT, ModulePorts, Port, PortParseError, Roles, classify, parse_ports
+from harness.records import OK, TIMEOUT, ScoreResult
+from harness.tasks import Task
+
+NAME = "builtin/random"
+BASE_CYCLES = 4000
+MAX_CYCLES = 128_000
+MIN_CYCLES = 500
+RESET_ONE_IN = 400  # mid-run reset chance per cycle, round 0
+RESET_ONE_IN_HOT = 40  # when reset logic is uncovered
+MAX_HOT = 24  # hot constants kept per input
+HALF_PERIODS = (5, 7, 11, 13, 17, 19, 23)  # ns; distinct primes keep several clocks out of phase
+
+# Mode weights per phase profile: zero, ones, walk1, walk0, random, corner, hold.
+PROFILES = (
+    (5, 5, 5, 5, 60, 10, 10),  # mostly random
+    (10, 10, 10, 10, 15, 40, 5),  # corner-heavy
+    (5, 5, 5, 5, 20, 10, 50),  # slow: values held for many cycles
+    (30, 10, 5, 5, 30, 10, 10),  # sparse: mostly zeros
+)
+DENSITIES = (3, 20, 50, 80, 97)  # percent high for 1-bit inputs, drawn per phase
+
+
+@dataclass
+class Plan:
+    """Everything that varies between rounds; the rest follows from the ports."""
+
+    seed: int
+    cycles: int
+    reset_one_in: int
+    hot: dict[str, list[int]] = field(default_factory=dict)
+    hot_pct: int = 0
+    round: int = 0
+    sample: int = 0
+
+
+class RandomModel:
+    name = NAME
+
+    def __init__(self, cycles: int = BASE_CYCLES):
+        if cycles < 1:
+            raise ModelError(f"builtin/random: cycles must be positive, got {cycles}")
+        self.cycles = cycles
+
+    def complete(self, req: ModelRequest) -> Completion:
+        return Completion(text=generate(req, base_cycles=self.cycles), model=NAME)
+
+
+def generate(req: ModelRequest, base_cycles: int = BASE_CYCLES) -> str:
+    task = req.task
+    try:
+        ports = parse_ports(task.rtl_files, task.dut_module)
+    except PortParseError as e:
+        raise ModelError(f"builtin/random: cannot read the ports of {task.dut_module}: {e}") from e
+    rtl = "\n".join(f.content for f in task.rtl_files)
+    roles = classify(ports, rtl)
+    plan = make_plan(task, roles, req, base_cycles)
+    tb = render(task, ports, roles, plan)
+    return f"tb.sv\n```systemverilog\n{tb}```\n"
+
+
+# --------------------------------------------------------------------------------------------
+# Planning (uses the last result in agentic rounds)
+
+
+def derive_seed(task_id: str, sample: int, round_: int, seed: int) -> int:
+    h = hashlib.sha256(f"{task_id}|{sample}|{round_}|{seed}".encode()).hexdigest()
+    return int(h[:8], 16) & 0x7FFFFFFF or 1
+
+
+def make_plan(task: Task, roles: Roles, req: ModelRequest, base_cycles: int = BASE_CYCLES) -> Plan:
+    seed = derive_seed(task.id, req.sample, req.round, req.seed)
+    cycles = min(MAX_CYCLES, base_cycles * 2 ** min(req.round, 16))
+    plan = Plan(seed=seed, cycles=cycles, reset_one_in=RESET_ONE_IN, round=req.round, sample=req.sample)
+    res = req.result
+    if res is None:
+        return plan
+    if res.status == TIMEOUT:  # the last run was too long: shrink instead of growing
+        plan.cycles = max(MIN_CYCLES, base_cycles // 2 ** min(req.round, 8))
+    if roles.resets and reset_uncovered(res, roles):
+        plan.reset_one_in = RESET_ONE_IN_HOT
+    plan.hot = hot_values(res, roles.data)
+    if plan.hot:
+        plan.hot_pct = 30 if res.status == OK else 15
+    return plan
+
+
+_RESET_WORDS = re.compile(r"\b\w*(rst|reset)\w*\b", re.I)
+
+
+def reset_uncovered(res: ScoreResult, roles: Roles) -> bool:
+    names = set(roles.resets)
+    for u in res.uncovered:
+        blob = f"{u.text} {u.detail}"
+        if names & set(re.findall(r"[A-Za-z_]\w*", blob)) or _RESET_WORDS.search(u.text):
+            return True
+    return False
+
+
+_SIZED = re.compile(r"(\d+)?\s*'\s*[sS]?([hHdDbBoO])\s*([0-9a-fA-F_xXzZ?]+)")
+_REL_DEC = re.compile(r"(?:==|!=|<=|>=|<|>)\s*(\d+)\b|\b(\d+)\s*(?:==|!=|<=|>=|<|>)|^\s*(\d+)\s*(?:,|:)")
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+
+
+def constants_in(text: str) -> list[int]:
+    """Integer constants a condition compares against: sized literals and decimals next to relations."""
+    values: list[int] = []
+    for m in _SIZED.finditer(text):
+        base = {"h": 16, "d": 10, "b": 2, "o": 8}[m.group(2).lower()]
+        digits = re.sub(r"[xXzZ?]", "0", m.group(3).replace("_", ""))
+        try:
+            v = int(digits, base)
+        except ValueError:
+            continue
+        if m.group(1):
+            v &= (1 << int(m.group(1))) - 1
+        values.append(v)
+    stripped = _SIZED.sub(" ", text)
+    for m in _REL_DEC.finditer(stripped):
+        values.append(int(next(g for g in m.groups() if g is not None)))
+    return values
+
+
+def hot_values(res: ScoreResult, data: list[Port]) -> dict[str, list[int]]:
+    """Constants from uncovered line/branch/expr points, for the inputs they mention (else all)."""
+    wide = {p.name: p for p in data if p.width > 1 and not p.is_array}
+    per: dict[str, Counter] = {n: Counter() for n in wide}
+    pool: Counter = Counter()
+    for u in res.uncovered:
+        if u.metric == "toggle":
+            continue
+        blob = f"{u.text} {u.detail}" if u.metric in ("expr", "user") else u.text
+        consts = constants_in(blob)
+        if not consts:
+            continue
+        near = {v + d for v in consts for d in (0, 1, -1) if v + d >= 0}
+        named = [n for n in _IDENT.findall(blob) if n in wide]
+        for v in near:
+            weight = 3 if v in consts else 1
+            if named:
+                for n in named:
+                    per[n][v] += weight
+            else:
+                pool[v] += weight
+    out: dict[str, list[int]] = {}
+    for n, p in wide.items():
+        merged = per[n] + Counter({v: c for v, c in pool.items()})
+        fits = [(c, v) for v, c in merged.items() if v < (1 << p.width)]
+        fits.sort(key=lambda cv: (-cv[0], cv[1]))
+        if fits:
+            out[n] = sorted(v for _, v in fits[:MAX_HOT])
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Rendering
+
+
+def corner_values(width: int) -> list[int]:
+    mask = (1 << width) - 1
+    msb = 1 << (width - 1)
+    raw = [0, 1, 2, mask, mask - 1, msb, msb - 1, msb + 1,
+           int("01" * ((width + 1) // 2), 2) & mask, int("10" * ((width + 1) // 2), 2) & mask]
+    seen: list[int] = []
+    for v in raw:
+        v &= mask
+        if v not in seen:
+            seen.append(v)
+    return seen
+
+
+def lit(width: int, value: int) -> str:
+    return f"{width}'h{value & ((1 << width) - 1):x}"
+
+
+def decl(p: Port, kind: str) -> str:
+    if p.type_name and kind == "logic":
+        base = p.type_name
+    else:
+        sign = " signed" if p.signed else ""
+        rng = f" [{p.width - 1}:0]" if p.width > 1 else ""
+        base = f"{kind}{sign}{rng}"
+    dims = "".join(f" [{lo}:{hi}]" for lo, hi in p.unpacked)
+    return f"  {base} {p.name}{dims};"
+
+
+def rand_expr(width: int) -> str:
+    words = (width + 31) // 32
+    inner = "$urandom()" if words == 1 else "{" + ", ".join(["$urandom()"] * words) + "}"
+    return f"{width}'({inner})"
+
+
+def _cast(p: Port, expr: str) -> str:
+    return f"{p.type_name}'({expr})" if p.type_name else expr
+
+
+def _vector_driver(p: Port, plan: Plan) -> list[str]:
+    w, n = p.width, p.name
+    corners = corner_values(w)
+    hot = plan.hot.get(n, [])
+    shift = f"({lit(w, 1)} << (ecov_cycle % {w}))"
+    lines = [f"    // {n}: {w} bit{'s' if w > 1 else ''}"]
+    if hot:
+        lines.append(f"    if ($urandom_range(99) < {plan.hot_pct}) ecov_m = 7; else ecov_m = ecov_pick_mode();")
+    else:
+        lines.append("    ecov_m = ecov_pick_mode();")
+    lines.append("    case (ecov_m)")
+    lines.append(f"      0: {n} = {_cast(p, lit(w, 0))};")
+    lines.append(f"      1: {n} = {_cast(p, lit(w, -1))};")
+    lines.append(f"      2: {n} = {_cast(p, shift)};")
+    lines.append(f"      3: {n} = {_cast(p, '~' + shift)};")
+    lines.append(f"      4: {n} = {_cast(p, rand_expr(w))};")
+    lines.append(f"      5: case ($urandom_range({len(corners) - 1}))")
+    for i, v in enumerate(corners):
+        label = "default" if i == len(corners) - 1 else str(i)
+        lines.append(f"           {label}: {n} = {_cast(p, lit(w, v))};")
+    lines.append("         endcase")
+    if hot:
+        lines.append(f"      7: case ($urandom_range({len(hot) - 1}))")
+        for i, v in enumerate(hot):
+            label = "default" if i == len(hot) - 1 else str(i)
+            lines.append(f"           {label}: {n} = {_cast(p, lit(w, v))};")
+        lines.append("         endcase")
+    lines.append(f"      default: {n} = {n};  // hold")
+    lines.append("    endcase")
+    return lines
+
+
+def _array_driver(p: Port) -> list[str]:
+    idx = [f"ecov_i{k}" for k in range(len(p.unpacked))]
+    ref = p.name + "".join(f"[{i}]" for i in idx)
+    w = p.width
+    elem = (lambda e: f"{p.type_name}'({e})") if p.type_name else (lambda e: e)
+    return [
+        f"    // {p.name}: unpacked array of {w}-bit elements",
+        "    ecov_m = ecov_pick_mode();",
+        f"    foreach ({p.name}[{', '.join(idx)}])",
+        "      case (ecov_m)",
+        f"        0: {ref} = {elem(lit(w, 0))};",
+        f"        1: {ref} = {elem(lit(w, -1))};",
+        f"        6: {ref} = {ref};",
+        f"        default: {ref} = {elem(rand_expr(w))};",
+        "      endcase",
+    ]
+
+
+def _bit_driver(p: Port) -> list[str]:
+    return [f"    {p.name} = ($urandom_range(99) < ecov_dens_{p.name});"]
+
+
+def _is_bit(p: Port) -> bool:
+    return p.width == 1 and not p.is_array and not p.type_name
+
+
+def render(task: Task, mp: ModulePorts, roles: Roles, plan: Plan) -> str:
+    clocks, resets, data = roles.clocks, roles.resets, roles.data
+    bits = [p for p in data if _is_bit(p)]
+    L: list[str] = []
+    add = L.append
+    add(f"// builtin/random: constrained-random testbench for {task.dut_module}")
+    add(f"// task {task.id}, sample {plan.sample}, round {plan.round}: {plan.cycles} cycles, seed {plan.seed}")
+    add(f"// clocks: {', '.join(clocks) or 'none'}; resets: "
+        + (", ".join(f"{r} (active {'low' if lo else 'high'})" for r, lo in resets.items()) or "none"))
+    add("`timescale 1ns/1ps")
+    add("module tb;")
+    add(f"  localparam int unsigned ECOV_SEED = 32'd{plan.seed};")
+    add(f"  localparam int unsigned ECOV_CYCLES = {plan.cycles};")
+    add(f"  localparam int unsigned ECOV_RESET_ONE_IN = {plan.reset_one_in};")
+    add("")
+    for p in mp.ports:
+        add(decl(p, "logic" if p.direction == INPUT else "wire"))
+    add("")
+    add("  int unsigned ecov_cycle;")
+    add("  int unsigned ecov_profile;")
+    add("  int unsigned ecov_phase_left;")
+    add("  int unsigned ecov_reset_left;")
+    add("  int unsigned ecov_m;")
+    for p in bits:
+        add(f"  int unsigned ecov_dens_{p.name};")
+    add("")
+    conns = [f"    .{p.name}({p.name})" for p in mp.ports]
+    add(f"  {task.dut_module} {task.dut_instance} (")
+    add(",\n".join(conns))
+    add("  );")
+    add("")
+    for i, c in enumerate(clocks):
+        add(f"  initial {c} = 1'b0;")
+        add(f"  always #{HALF_PERIODS[i % len(HALF_PERIODS)]} {c} = ~{c};")
+    if clocks:
+        add("")
+    # mode picker
+    add("  function automatic int unsigned ecov_pick_mode();")
+    add("    int unsigned r;")
+    add("    r = $urandom_range(99);")
+    add("    case (ecov_profile)")
+    for k, weights in enumerate(PROFILES):
+        acc, conds = 0, []
+        for mode, wgt in enumerate(weights[:-1]):
+            acc += wgt
+            conds.append(f"if (r < {acc}) return {mode};")
+        label = "default" if k == len(PROFILES) - 1 else str(k)
+        add(f"      {label}: begin {' else '.join(conds)} else return {len(weights) - 1}; end")
+    add("    endcase")
+    add("  endfunction")
+    add("")
+    add("  function automatic int unsigned ecov_pick_density();")
+    add(f"    case ($urandom_range({len(DENSITIES) - 1}))")
+    for i, d in enumerate(DENSITIES):
+        label = "default" if i == len(DENSITIES) - 1 else str(i)
+        add(f"      {label}: return {d};")
+    add("    endcase")
+    add("  endfunction")
+    add("")
+    add("  task automatic ecov_new_phase();")
+    add(f"    ecov_profile = $urandom_range({len(PROFILES) - 1});")
+    add("    ecov_phase_left = 32 + $urandom_range(223);")
+    for p in bits:
+        add(f"    ecov_dens_{p.name} = ecov_pick_density();")
+    add("  endtask")
+    add("")
+    add("  task automatic ecov_drive_zero();")
+    for p in data:
+        if p.is_array:
+            idx = [f"ecov_i{k}" for k in range(len(p.unpacked))]
+            ref = p.name + "".join(f"[{i}]" for i in idx)
+            add(f"    foreach ({p.name}[{', '.join(idx)}]) {ref} = {_cast(p, lit(p.width, 0))};")
+        else:
+            add(f"    {p.name} = {_cast(p, lit(p.width, 0))};")
+    add("  endtask")
+    add("")
+    add("  task automatic ecov_drive();")
+    for p in data:
+        if _is_bit(p):
+            L.extend(_bit_driver(p))
+        elif p.is_array:
+            L.extend(_array_driver(p))
+        else:
+            L.extend(_vector_driver(p, plan))
+    add("  endtask")
+    add("")
+    add("  task automatic ecov_set_reset(bit active);")
+    for r, low in resets.items():
+        add(f"    {r} = {'~' if low else ''}active;")
+    add("  endtask")
+    add("")
+    tick = f"@(negedge {clocks[0]})" if clocks else "#10"
+    add("  initial begin")
+    add("    void'($urandom(ECOV_SEED));")
+    add("    ecov_cycle = 0;")
+    add("    ecov_reset_left = 0;")
+    add("    ecov_new_phase();")
+    add("    ecov_drive_zero();")
+    if resets:
+        add("    ecov_set_reset(1'b1);")
+        add(f"    repeat (5) {tick};")
+        add("    ecov_set_reset(1'b0);")
+    else:
+        add(f"    repeat (2) {tick};")
+    add("    for (ecov_cycle = 0; ecov_cycle < ECOV_CYCLES; ecov_cycle++) begin")
+    add(f"      {tick};")
+    add("      if (ecov_phase_left == 0) ecov_new_phase(); else ecov_phase_left--;")
+    if resets:
+        add("      if (ecov_reset_left > 0) begin")
+        add("        ecov_reset_left--;")
+        add("        if (ecov_reset_left == 0) ecov_set_reset(1'b0);")
+        add("      end else if ($urandom_range(ECOV_RESET_ONE_IN - 1) == 0) begin")
+        add("        ecov_set_reset(1'b1);")
+        add("        ecov_reset_left = 1 + $urandom_range(3);")
+        add("      end")
+    add("      ecov_drive();")
+    add("    end")
+    add(f"    repeat (3) {tick};")
+    add('    $display("builtin/random: %0d cycles done", ECOV_CYCLES);')
+    add("    $finish;")
+    add("  end")
+    add("endmodule")
+    return "\n".join(L) + "\n"
+

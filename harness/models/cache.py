@@ -1,0 +1,61 @@
+"""On-disk response cache: an identical request is answered from disk, so a rerun costs nothing.
+
+Keys are the sha256 of the canonical JSON of everything that shapes the answer (model, api_base,
+messages, sampling options, seed, sample and round index). Entries are one JSON file each, written to
+a temporary file and renamed, so concurrent workers and killed runs never leave a torn entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from harness.models.base import Completion
+
+
+def default_cache_dir() -> Path:
+    """``$ECOV_CACHE_DIR/responses``, else ``~/.cache/ecov/responses``."""
+    root = os.environ.get("ECOV_CACHE_DIR")
+    base = Path(root).expanduser() if root else Path.home() / ".cache" / "ecov"
+    return base / "responses"
+
+
+def request_key(fields: dict[str, Any]) -> str:
+    blob = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+class ResponseCache:
+    def __init__(self, root: Path | None = None):
+        self.root = Path(root) if root is not None else default_cache_dir()
+
+    def path(self, key: str) -> Path:
+        return self.root / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> Completion | None:
+        p = self.path(key)
+        try:
+            data = json.loads(p.read_text())
+        except (OSError, json.JSONDecodeError):
+            return None
+        comp = Completion.from_dict(data.get("completion", {}))
+        comp.cached = True
+        comp.retries = 0
+        return comp
+
+    def put(self, key: str, completion: Completion, request: dict[str, Any] | None = None) -> None:
+        p = self.path(key)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        entry = {"key": key, "completion": {**completion.to_dict(), "cached": False}, "request": request}
+        fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{key[:8]}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w") as f:
+                json.dump(entry, f, sort_keys=True)
+            os.replace(tmp, p)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise

@@ -1,0 +1,271 @@
+"""Any chat model LiteLLM can reach (openai/..., anthropic/..., hosted_vllm/..., ollama/...).
+
+Retries are ours, not LiteLLM's or the OpenAI SDK's (both are set to 0), so that every failed attempt
+is counted and only transient failures are retried: rate limits (429), server errors (5xx), timeouts and
+connection errors back off exponentially with jitter; auth and bad-request errors fail at once.
+LiteLLM is imported lazily (it takes seconds) and always with its bundled cost map, never a download.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import threading
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+from harness.models.base import Completion, MissingKeyError, ModelError, ModelRequest, UnknownModelError
+from harness.models.cache import ResponseCache, request_key
+
+ACCEPTED_FORMS = (
+    "openai/<model>  (OPENAI_API_KEY; with --api-base for any OpenAI-compatible server)",
+    "anthropic/<model>  (ANTHROPIC_API_KEY)",
+    "hosted_vllm/<model>  (a vLLM server; needs --api-base, no key)",
+    "ollama/<model>  (a local Ollama server; api_base defaults to http://localhost:11434)",
+    "<provider>/<model>  for any other LiteLLM provider (https://docs.litellm.ai/docs/providers)",
+    "builtin/random  (constrained-random baseline, no API)",
+    "builtin/replay  (replays an earlier run folder, needs replay_run)",
+)
+# Providers served locally: no key needed, and the key check is skipped.
+KEYLESS_PROVIDERS = {"hosted_vllm", "vllm", "ollama", "ollama_chat", "lm_studio", "llamafile", "openai_like"}
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "0.0.0.0", "host.docker.internal"}
+RETRYABLE_STATUS = {408, 409, 425, 429}
+# Keys of ``extra`` that configure this adapter instead of being passed to litellm.completion.
+ADAPTER_OPTIONS = {"cache", "backoff_base", "backoff_max"}
+
+_import_lock = threading.Lock()
+
+
+def import_litellm():
+    """Import LiteLLM with the local cost map and its chatter off."""
+    with _import_lock:
+        os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
+        os.environ.setdefault("LITELLM_LOG", "ERROR")
+        import litellm
+
+        litellm.suppress_debug_info = True
+        litellm.telemetry = False
+        return litellm
+
+
+def is_local(api_base: str | None) -> bool:
+    if not api_base:
+        return False
+    host = urlparse(api_base if "://" in api_base else f"http://{api_base}").hostname or ""
+    return host in LOCAL_HOSTS or host.endswith(".local")
+
+
+def api_seed(seed: int, sample: int) -> int:
+    """The seed sent to the provider: distinct per sample, so n samples are not n copies."""
+    h = hashlib.sha256(f"{seed}:{sample}".encode()).hexdigest()
+    return int(h[:8], 16) & 0x7FFFFFFF
+
+
+class LiteLLMModel:
+    def __init__(
+        self,
+        name: str,
+        *,
+        api_base: str | None = None,
+        temperature: float = 0.7,
+        top_p: float = 0.8,
+        max_tokens: int = 8192,
+        cache_dir: Path | None = None,
+        max_retries: int = 5,
+        timeout: float = 600,
+        extra: dict | None = None,
+    ):
+        self.name = name
+        self.api_base = api_base
+        self.temperature = temperature
+        self.top_p = top_p
+        self.max_tokens = max_tokens
+        self.max_retries = max_retries
+        self.timeout = timeout
+        extra = dict(extra or {})
+        self.backoff_base = float(extra.pop("backoff_base", 1.0))
+        self.backoff_max = float(extra.pop("backoff_max", 60.0))
+        use_cache = bool(extra.pop("cache", True))
+        self.extra = extra
+        self.cache = ResponseCache(cache_dir) if use_cache else None
+        self._lock = threading.Lock()
+        self.stats = {"requests": 0, "retries": 0, "cache_hits": 0, "errors": 0}
+
+        self._litellm = import_litellm()
+        self.provider = self._resolve_provider()
+        self._api_key = self.extra.pop("api_key", None)
+        self._check_key()
+        self._supports_seed = self._supported("seed")
+
+    # -- set-up ------------------------------------------------------------------------------
+    def _resolve_provider(self) -> str:
+        try:
+            _, provider, _, _ = self._litellm.get_llm_provider(model=self.name, api_base=self.api_base)
+        except Exception as e:
+            forms = "\n  ".join(ACCEPTED_FORMS)
+            raise UnknownModelError(f"unknown model {self.name!r}: {e.__class__.__name__}. "
+                                    f"Accepted forms:\n  {forms}") from None
+        return str(provider)
+
+    def _check_key(self) -> None:
+        if self._api_key or self.provider in KEYLESS_PROVIDERS or is_local(self.api_base):
+            return
+        try:
+            env = self._litellm.validate_environment(model=self.name, api_base=self.api_base)
+        except Exception:  # validation tables do not know every provider; let the call decide
+            return
+        missing = env.get("missing_keys") or []
+        if missing:
+            raise MissingKeyError(f"model {self.name!r} needs {', '.join(missing)} set in the environment "
+                                  f"(or --api-base pointing at a local server)")
+
+    def _supported(self, param: str) -> bool:
+        try:
+            params = self._litellm.get_supported_openai_params(model=self.name, custom_llm_provider=self.provider)
+        except Exception:
+            return False
+        return bool(params) and param in params
+
+    # -- requests ----------------------------------------------------------------------------
+    def cache_fields(self, req: ModelRequest) -> dict[str, Any]:
+        return {
+            "model": self.name,
+            "api_base": self.api_base,
+            "messages": req.messages,
+            "temperature": self.temperature,
+            "top_p": self.top_p,
+            "max_tokens": self.max_tokens,
+            "seed": req.seed,
+            "sample": req.sample,
+            "round": req.round,
+            "extra": self.extra,
+        }
+
+    def complete(self, req: ModelRequest) -> Completion:
+        key = ""
+        if self.cache is not None:
+            key = request_key(self.cache_fields(req))
+            hit = self.cache.get(key)
+            if hit is not None:
+                self._count("cache_hits")
+                return hit
+        comp = self._call_with_retries(req)
+        if self.cache is not None:
+            self.cache.put(key, comp, self.cache_fields(req))
+        return comp
+
+    def _kwargs(self, req: ModelRequest) -> dict[str, Any]:
+        kw: dict[str, Any] = {
+            "model": self.name,
+            "messages": req.messages,
+            "temperature": self.temperature,
+            "top_p": self.top_p,
+            "max_tokens": self.max_tokens,
+            "timeout": self.timeout,
+            "num_retries": 0,
+            "max_retries": 0,
+            "drop_params": True,
+        }
+        if self.api_base:
+            kw["api_base"] = self.api_base
+        if self._api_key:
+            kw["api_key"] = self._api_key
+        elif is_local(self.api_base) and self.provider not in KEYLESS_PROVIDERS:
+            # The OpenAI SDK refuses to start without a key; a local server ignores it.
+            kw["api_key"] = os.environ.get("OPENAI_API_KEY") or "sk-ecov-local"
+        if self._supports_seed:
+            kw["seed"] = api_seed(req.seed, req.sample)
+        kw.update(self.extra)
+        return kw
+
+    def _call_with_retries(self, req: ModelRequest) -> Completion:
+        kwargs = self._kwargs(req)
+        retries = 0
+        while True:
+            self._count("requests")
+            try:
+                resp = self._litellm.completion(**kwargs)
+                return self._completion(resp, retries)
+            except Exception as e:  # classify, then retry or raise ModelError
+                status, retryable = self._classify(e)
+                if not retryable or retries >= self.max_retries:
+                    self._count("errors")
+                    what = "gave up after" if retryable else "not retried;"
+                    raise ModelError(
+                        f"{self.name}: {e.__class__.__name__} (HTTP {status or '-'}) {what} "
+                        f"{retries} retr{'y' if retries == 1 else 'ies'}: {_short(e)}",
+                        status=status, retryable=retryable,
+                    ) from e
+                retries += 1
+                self._count("retries")
+                time.sleep(self._delay(retries, e))
+
+    def _classify(self, e: Exception) -> tuple[int | None, bool]:
+        ll = self._litellm
+        status = getattr(e, "status_code", None)
+        try:
+            status = int(status) if status is not None else None
+        except (TypeError, ValueError):
+            status = None
+        transient = (ll.RateLimitError, ll.Timeout, ll.APIConnectionError, ll.InternalServerError,
+                     ll.ServiceUnavailableError, ll.BadGatewayError)
+        fatal = (ll.AuthenticationError, ll.PermissionDeniedError, ll.NotFoundError, ll.BadRequestError,
+                 ll.ContextWindowExceededError, ll.ContentPolicyViolationError, ll.UnprocessableEntityError)
+        if isinstance(e, fatal) and not isinstance(e, transient):
+            return status, False
+        if isinstance(e, transient):
+            return status, True
+        if status is not None:
+            return status, status in RETRYABLE_STATUS or status >= 500
+        # Connection-level errors from httpx/openai surface without a status.
+        return status, isinstance(e, (TimeoutError, ConnectionError, OSError))
+
+    def _delay(self, attempt: int, e: Exception) -> float:
+        delay = min(self.backoff_max, self.backoff_base * 2 ** (attempt - 1))
+        retry_after = _retry_after(e)
+        if retry_after is not None:
+            delay = max(delay, min(self.backoff_max, retry_after))
+        return delay * (0.5 + random.random())
+
+    def _completion(self, resp: Any, retries: int) -> Completion:
+        choice = resp.choices[0] if getattr(resp, "choices", None) else None
+        text = (getattr(getattr(choice, "message", None), "content", None) or "") if choice else ""
+        usage = getattr(resp, "usage", None)
+        prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
+        completion = int(getattr(usage, "completion_tokens", 0) or 0)
+        return Completion(text=text, prompt_tokens=prompt, completion_tokens=completion,
+                          cost=self.cost(prompt, completion), model=self.name, retries=retries)
+
+    def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
+        """USD from LiteLLM's bundled cost map; 0 for models it does not price."""
+        try:
+            p, c = self._litellm.cost_per_token(model=self.name, prompt_tokens=prompt_tokens,
+                                                completion_tokens=completion_tokens,
+                                                custom_llm_provider=self.provider)
+            return float(p) + float(c)
+        except Exception:
+            return 0.0
+
+    def _count(self, what: str) -> None:
+        with self._lock:
+            self.stats[what] += 1
+
+
+def _retry_after(e: Exception) -> float | None:
+    resp = getattr(e, "response", None)
+    headers = getattr(resp, "headers", None)
+    if not headers:
+        return None
+    try:
+        value = headers.get("retry-after")
+        return float(value) if value is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _short(e: Exception, limit: int = 300) -> str:
+    text = " ".join(str(e).split())
+    return text if len(text) <= limit else text[:limit] + "..."

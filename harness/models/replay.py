@@ -1,0 +1,38 @@
+"""``builtin/replay``: answer with the responses recorded in an earlier run folder.
+
+Used to re-score a run (new simulator, new metric) without paying for the model again. Rounds are
+matched by (task_id, sample, round); when a round was written twice (a resumed run), the last wins.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from harness.models.base import Completion, ModelError, ModelRequest
+from harness.results import RoundRecord, RunFolder
+
+
+class ReplayModel:
+    name = "builtin/replay"
+
+    def __init__(self, run_dir: Path | str):
+        folder = RunFolder(run_dir)
+        if not folder.rounds_path.exists():
+            raise ModelError(f"builtin/replay: {folder.rounds_path} does not exist (not a run folder?)")
+        self.run_dir = folder.root
+        self.source_model = folder.read_config().model if folder.exists() else ""
+        self._rounds: dict[tuple[str, int, int], RoundRecord] = {}
+        for rec in folder.rounds():
+            self._rounds[(rec.task_id, rec.sample, rec.round)] = rec  # dict: read-only after init
+
+    def complete(self, req: ModelRequest) -> Completion:
+        key = (req.task.id, req.sample, req.round)
+        rec = self._rounds.get(key)
+        if rec is None:
+            have = sorted(r for (t, s, r) in self._rounds if t == req.task.id and s == req.sample)
+            hint = f"recorded rounds for this sample: {have}" if have else "no rounds recorded for this sample"
+            raise ModelError(f"builtin/replay: {self.run_dir} has no response for task {req.task.id!r} "
+                             f"sample {req.sample} round {req.round} ({hint})")
+        return Completion(text=rec.response, prompt_tokens=rec.prompt_tokens,
+                          completion_tokens=rec.completion_tokens, cost=rec.cost, cached=True,
+                          model=self.source_model or self.name)
