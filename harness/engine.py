@@ -200,7 +200,8 @@ def _write_job(job: Path, design: Design, testbench: str) -> list[str]:
         (rtl / name).write_text(f.content)
         if not name.endswith(HEADER_SUFFIXES):
             sources.append(f"{RTL_DIR}/{name}")
-    (job / TB_FILE).write_text(testbench)
+    # Batch semantics: $stop ends the run like $finish (Verilator would abort and lose the coverage).
+    (job / TB_FILE).write_text(re.sub(r"\$stop\b", "$finish", testbench))
     sources.append(TB_FILE)
     return sources
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from harness.records import ALL_METRICS, OK, ScoreResult, Target
+from harness.records import ALL_METRICS, ScoreResult, Target
 
 STATUS_TEXT = {
     "ok": "compiled and ran to $finish",
@@ -31,7 +31,7 @@ def coverage_lines(result: ScoreResult, targets: list[Target] | None = None) -> 
         lines.append(f"  {inst}: " + ", ".join(parts))
     for t in targets or []:
         got = result.metric_percent(t.instance, t.metric)
-        mark = "met" if got >= t.percent and result.status == OK else "NOT met"
+        mark = "met" if got >= t.percent and result.ran else "NOT met"
         lines.append(f"  target {t.instance} {t.metric} >= {t.percent:g}%: {got:.2f}% ({mark})")
     return lines
 
@@ -72,7 +72,7 @@ def render_feedback(result: ScoreResult, targets: list[Target] | None = None, ma
     elif targets:
         lines.append("Coverage: none measured.")
         lines += [f"  target {t.instance} {t.metric} >= {t.percent:g}%: not met" for t in targets]
-    if result.status != OK and result.log_tail and result.status not in ("compile_error", "rejected"):
+    if not result.ran and result.log_tail and result.status not in ("compile_error", "rejected"):
         lines.append("Simulation output (end):")
         lines += ["  " + x for x in result.log_tail[-600:].splitlines()]
     head = "\n".join(lines)

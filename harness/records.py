@@ -119,16 +119,20 @@ class ScoreResult:
         return self.status not in (REJECTED, COMPILE_ERROR, INFRA_ERROR)
 
     @property
+    def ran(self) -> bool:
+        """Compiled and ran to its end ($finish, or no events left): the paper's syntax-pass."""
+        return self.status in (OK, NO_FINISH)
+
+    @property
     def syntax_ok(self) -> bool:
-        """Compiled and ran to completion: the paper's syntax-pass."""
-        return self.status == OK
+        return self.ran
 
     def metric_percent(self, instance: str, metric: str) -> float:
         fig = self.coverage.get(instance, {}).get(metric)
         return float(fig["percent"]) if fig else 0.0
 
     def meets(self, targets: list[Target]) -> bool:
-        if self.status != OK:
+        if not self.ran:
             return False
         return all(self.metric_percent(t.instance, t.metric) >= t.percent for t in targets)
 

@@ -208,7 +208,7 @@ class VerilatorBackend:
         return BuildResult(True, "done", "", job / "sim", seconds)
 
     def run(self, job: Path, seed: int, limits: Limits) -> ProcResult:
-        argv = ["./sim", f"+verilator+seed+{seed}", "+verilator+rand+reset+0"]
+        argv = ["./sim", f"+verilator+seed+{seed}", "+verilator+rand+reset+0", "+verilator+error+limit+1000000"]
         return self.sandbox.run(argv, job, limits, untrusted=True)
 
 
