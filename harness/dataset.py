@@ -118,7 +118,9 @@ def save_tasks(tasks: list[Task], out_dir: str | os.PathLike, split: str = "test
                 f.write(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n")
     else:
         from datasets import Dataset
+        from datasets.utils.logging import disable_progress_bar
 
+        disable_progress_bar()
         Dataset.from_list(rows, features=features()).to_parquet(str(tmp))
     os.replace(tmp, path)
     return path

@@ -37,10 +37,9 @@ LICENSE = "MIT (VerilogEval, NVIDIA Research Projects)"
 UPSTREAM = "NVlabs/verilog-eval dataset_spec-to-rtl"
 
 INSTRUCTIONS = (
-    "Write a SystemVerilog testbench for the module `TopModule`, whose specification (spec.txt) and "
-    "RTL implementation are given. Instantiate `TopModule` exactly once, with the instance name "
-    "`dut`, drive its inputs so that simulation exercises as much of the design as possible "
-    "(lines, branches, expressions and signal toggles), and end the simulation with `$finish`."
+    "`TopModule` implements the specification in spec.txt (a VerilogEval problem). Drive its inputs so "
+    "that simulation exercises as much of the design as possible (lines, branches, expressions and "
+    "signal toggles), and end the simulation with `$finish`."
 )
 
 _PROB_RE = re.compile(r"^(Prob\d+_\w+?)_prompt\.txt$")

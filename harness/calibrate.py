@@ -1,0 +1,300 @@
+"""Calibration: what coverage can a task's reference testbench reach under Verilator, and what target
+should ECov ask for.
+
+For every task, each reference testbench is scored by the engine; where none exists, or none runs to
+completion, a long random-stimulus testbench generated from the DUT's ports stands in. The best figure a
+single run reaches for a target is its *ceiling*. Each benchmark has a target rule (docs/benchmarks.md):
+
+* ``cvdp-ecov``:     percent = min(upstream Xcelium TARGET, floor(ceiling))
+* ``autoeval-ecov``: percent = floor(ceiling)            (VerilogEval has no coverage target)
+* ``ecov-embedded``: targets are authored; calibration only checks the reference meets them
+
+A task whose runs all fail, or whose ceiling is 0 (no coverage points under Verilator), cannot be
+calibrated: it is listed with its reason and left out when targets are rewritten.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+from harness.records import OK, ScoreResult, Target
+from harness.tasks import Task
+
+RANDOM_CYCLES = 5000
+RULES = {
+    "cvdp-ecov": "min(upstream TARGET, floor(ceiling))",
+    "autoeval-ecov": "floor(ceiling)",
+    "ecov-embedded": "authored targets (checked, never rewritten)",
+}
+
+
+def target_key(t: Target) -> str:
+    return f"{t.instance}:{t.metric}"
+
+
+@dataclass
+class Run:
+    """One scored calibration testbench."""
+
+    tb: str  # reference file name, or "random-stimulus"
+    status: str
+    values: dict[str, float]  # target key -> percent reached
+    overall: float
+    meets: bool
+    errors: list[str] = field(default_factory=list)
+    cached: bool = False
+
+
+@dataclass
+class Calibration:
+    task_id: str
+    benchmark: str
+    targets: list[Target]
+    runs: list[Run] = field(default_factory=list)
+
+    @property
+    def ok_runs(self) -> list[Run]:
+        return [r for r in self.runs if r.status == OK]
+
+    @property
+    def ceiling(self) -> dict[str, float]:
+        """Best percent a single finished run reaches, per target."""
+        return {target_key(t): max((r.values.get(target_key(t), 0.0) for r in self.ok_runs), default=0.0)
+                for t in self.targets}
+
+    @property
+    def met(self) -> bool:
+        return any(r.meets for r in self.runs)
+
+    @property
+    def by(self) -> str:
+        """Which run set the ceiling: a reference name or ``random-stimulus``."""
+        best = max(self.ok_runs, key=lambda r: sum(r.values.values()), default=None)
+        return best.tb if best else ""
+
+    @property
+    def problem(self) -> str:
+        """Why this task cannot be calibrated ("" when it can)."""
+        if not self.ok_runs:
+            fails = "; ".join(f"{r.tb}: {r.status}" + (f" ({_first(r.errors)})" if r.errors else "")
+                              for r in self.runs)
+            return f"no calibration run finished ({fails or 'nothing to run'})"
+        zero = [k for k, v in self.ceiling.items() if v <= 0.0]
+        if zero:
+            return f"ceiling 0% for {', '.join(zero)} (no coverage points reached under Verilator)"
+        return ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "task_id": self.task_id, "benchmark": self.benchmark,
+            "targets": [t.to_dict() for t in self.targets], "ceiling": self.ceiling, "met": self.met,
+            "by": self.by, "problem": self.problem, "runs": [asdict(r) for r in self.runs],
+        }
+
+
+def _first(errors: list[str]) -> str:
+    return (errors[0].strip().splitlines() or [""])[0][:160] if errors else ""
+
+
+# ---- random stimulus ---------------------------------------------------------------------------------
+
+_CLOCK_RE = re.compile(r"^(clk|clock|i_clk|clk_i|aclk|pclk|hclk|sys_clk|clk_in)$", re.I)
+_RESET_RE = re.compile(r"(^|_)(rst|reset|arst|srst)(_?n|_b|_ni?)?($|_)|^(rst|reset)", re.I)
+
+
+@dataclass(frozen=True)
+class Port:
+    name: str
+    direction: str  # in | out | inout
+    width: int
+
+
+def dut_ports(task: Task) -> list[Port]:
+    """Ports of the DUT top, elaborated with pyslang (default parameters)."""
+    try:
+        from pyslang import ast, syntax
+    except ImportError as e:  # pragma: no cover - pyslang is installed with the harness
+        raise RuntimeError("random-stimulus calibration needs pyslang (pip install pyslang)") from e
+    comp = ast.Compilation()
+    for f in task.rtl_files:
+        comp.addSyntaxTree(syntax.SyntaxTree.fromText(f.content, name=f.name))
+    tops = [i for i in comp.getRoot().topInstances if i.definition.name == task.dut_module]
+    if not tops:
+        raise ValueError(f"{task.id}: pyslang finds no top module {task.dut_module!r}")
+    ports = []
+    for p in tops[0].body.portList:
+        d = str(p.direction).rsplit(".", 1)[-1].lower()
+        if p.type.isUnpackedArray:
+            raise ValueError(f"{task.id}: port {p.name} is an unpacked array; random stimulus does not drive those")
+        ports.append(Port(p.name, {"in": "in", "out": "out"}.get(d, "inout"), max(1, int(p.type.bitWidth))))
+    return ports
+
+
+def _decl(p: Port) -> str:
+    rng = f" [{p.width - 1}:0]" if p.width > 1 else ""
+    return f"  {'wire' if p.direction != 'in' else 'logic'}{rng} {p.name};"
+
+
+def _rand(width: int) -> str:
+    words = math.ceil(width / 32)
+    return "$urandom" if words == 1 else "{" + ", ".join(["$urandom"] * words) + "}"
+
+
+def random_testbench(task: Task, cycles: int = RANDOM_CYCLES) -> str:
+    """A self-checking-free testbench that drives every DUT input at random for ``cycles`` steps.
+
+    Clocks (``clk``...) toggle every 5 time units; resets (``rst``, ``rst_n``...) are asserted for 5
+    cycles at the start and for one cycle about every 500 after; other inputs take a fresh random value
+    each cycle, with all-zeros and all-ones mixed in so wide buses toggle every bit.
+    """
+    ports = dut_ports(task)
+    ins = [p for p in ports if p.direction == "in"]
+    clocks = [p for p in ins if p.width == 1 and _CLOCK_RE.match(p.name)]
+    resets = [p for p in ins if p.width == 1 and p not in clocks and _RESET_RE.search(p.name)]
+    data = [p for p in ins if p not in clocks and p not in resets]
+    active_low = {p.name: bool(re.search(r"(_?n|_b|_ni)$", p.name, re.I)) for p in resets}
+
+    def rst(on: bool) -> list[str]:
+        return [f"      {p.name} = 1'b{int(on != active_low[p.name])};" for p in resets]
+
+    lines = ["`timescale 1ns/1ps", "module ecov_random_tb;"]
+    lines += [_decl(p) for p in ports]
+    conns = ",\n".join(f"    .{p.name}({p.name})" for p in ports)
+    lines += [f"  {task.dut_module} {task.dut_instance} (\n{conns}\n  );", ""]
+    for c in clocks:
+        lines += [f"  initial {c.name} = 1'b0;", f"  always #5 {c.name} = ~{c.name};"]
+    step = f"@(negedge {clocks[0].name})" if clocks else "#10"
+    lines += ["  integer i, mode;", "  initial begin"]
+    lines += [f"    {p.name} = '0;" for p in data] + rst(True)
+    lines += [f"    repeat (5) {step};"] + rst(False)
+    lines += [f"    for (i = 0; i < {cycles}; i = i + 1) begin", "      mode = $urandom % 16;"]
+    for p in data:
+        lines.append(f"      {p.name} = (mode == 0) ? '0 : (mode == 1) ? '1 : {p.width}'({_rand(p.width)});")
+    if resets:
+        lines.append("      if ($urandom % 500 == 0) begin")
+        lines += ["  " + s for s in rst(True)]
+        lines += [f"        {step};"] + ["  " + s for s in rst(False)]
+        lines.append("      end")
+    lines += [f"      {step};", "    end", "    $finish;", "  end", "endmodule", ""]
+    return "\n".join(lines)
+
+
+# ---- scoring -----------------------------------------------------------------------------------------
+
+Scorer = Callable[[Task, str, int], ScoreResult]
+
+
+def engine_scorer(config: Any = None) -> Scorer:
+    """Score through the harness engine (imported here so loading datasets never needs a simulator)."""
+    from harness.engine import Engine, EngineConfig
+
+    engine = Engine(config or EngineConfig())
+    return lambda task, tb, seed: engine.score(task.design, tb, seed=seed)
+
+
+def _run(score: Scorer, task: Task, name: str, tb: str, seed: int) -> Run:
+    try:
+        res = score(task, tb, seed)
+    except Exception as e:  # a harness failure on one task must not end a 156-task calibration
+        return Run(name, "infra_error", {}, 0.0, False, [f"{type(e).__name__}: {e}"])
+    values = {target_key(t): res.metric_percent(t.instance, t.metric) for t in task.targets}
+    return Run(name, res.status, values, res.overall, res.meets(task.targets), list(res.errors[:3]), res.cached)
+
+
+def calibrate_task(task: Task, score: Scorer, seed: int = 1, random_cycles: int = RANDOM_CYCLES,
+                   always_random: bool = False) -> Calibration:
+    """Score every reference testbench; add a random-stimulus run when none finished (or when asked)."""
+    cal = Calibration(task.id, task.benchmark, list(task.targets))
+    for ref in task.reference_tbs:
+        cal.runs.append(_run(score, task, ref.name, ref.content, seed))
+    if always_random or not cal.ok_runs:
+        try:
+            tb = random_testbench(task, random_cycles)
+        except (ValueError, RuntimeError) as e:
+            cal.runs.append(Run("random-stimulus", "infra_error", {}, 0.0, False, [str(e)]))
+        else:
+            cal.runs.append(_run(score, task, "random-stimulus", tb, seed))
+    return cal
+
+
+def calibrate(tasks: Iterable[Task], score: Scorer, seed: int = 1, random_cycles: int = RANDOM_CYCLES,
+              progress: Callable[[Calibration], None] | None = None) -> list[Calibration]:
+    out = []
+    for task in tasks:
+        cal = calibrate_task(task, score, seed, random_cycles)
+        out.append(cal)
+        if progress:
+            progress(cal)
+    return out
+
+
+# ---- the target rule ---------------------------------------------------------------------------------
+
+
+def rule_percent(benchmark: str, target: Target, ceiling: float, upstream: float | None) -> float:
+    reachable = float(math.floor(ceiling + 1e-9))
+    if benchmark == "cvdp-ecov" and upstream is not None:
+        return min(upstream, reachable)
+    if benchmark == "ecov-embedded":
+        return target.percent
+    return reachable
+
+
+def apply_rule(task: Task, cal: Calibration) -> tuple[Task | None, str]:
+    """(task with rule targets and calibration recorded in ``source``, "") or (None, reason left out)."""
+    if cal.problem:
+        return None, cal.problem
+    if task.benchmark == "ecov-embedded":
+        return task, ""
+    ceiling = cal.ceiling
+    upstream = task.source.get("upstream_target")
+    new_targets = [
+        replace(t, percent=rule_percent(task.benchmark, t, ceiling[target_key(t)],
+                                        float(upstream) if upstream else None))
+        for t in task.targets
+    ]
+    source = dict(task.source)
+    source.update({
+        "ceiling": ", ".join(f"{k}={v:.2f}" for k, v in ceiling.items()),
+        "calibration": f"verilator: {cal.by}",
+        "target_rule": f"{task.benchmark}: {RULES.get(task.benchmark, 'floor(ceiling)')}",
+    })
+    return replace(task, targets=new_targets, source=source), ""
+
+
+# ---- reporting ---------------------------------------------------------------------------------------
+
+
+def _targets_text(targets: list[Target]) -> str:
+    return ", ".join(f"{t.instance}.{t.metric}>={t.percent:g}" for t in targets)
+
+
+def table(cals: list[Calibration]) -> str:
+    """One line per task: id, targets, ceiling, which run, met yes/no (or why it cannot be calibrated)."""
+    rows = [("task", "targets", "ceiling", "by", "met")]
+    for c in cals:
+        ceil = ", ".join(f"{v:.2f}" for v in c.ceiling.values()) if c.ok_runs else "-"
+        met = "yes" if c.met else ("UNCALIBRATED" if c.problem else "no")
+        rows.append((c.task_id, _targets_text(c.targets), ceil, c.by or "-", met))
+    widths = [min(60, max(len(r[i]) for r in rows)) for i in range(5)]
+    lines = ["  ".join(str(v)[:60].ljust(w) for v, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    problems = [c for c in cals if c.problem]
+    if problems:
+        lines += ["", "cannot be calibrated:"] + [f"  {c.task_id}: {c.problem}" for c in problems]
+    return "\n".join(lines)
+
+
+def summary(cals: list[Calibration]) -> dict[str, Any]:
+    n = len(cals)
+    met = sum(c.met for c in cals)
+    problems = [c for c in cals if c.problem]
+    random_only = sum(1 for c in cals if c.by == "random-stimulus")
+    return {"tasks": n, "met": met, "not_met": sum(1 for c in cals if not c.met and not c.problem),
+            "uncalibrated": len(problems), "random_stimulus": random_only,
+            "line": f"{met}/{n} tasks' targets met by a reference run; {len(problems)} cannot be calibrated; "
+                    f"{random_only} calibrated by random stimulus"}

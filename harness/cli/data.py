@@ -1,0 +1,241 @@
+"""``ecov-data``: build, validate (calibrate), publish and list ECov benchmarks.
+
+    ecov-data build autoeval-ecov --source ../shared/data/verilog-eval --out build/autoeval-ecov
+    ecov-data validate build/autoeval-ecov --write-targets --json build/autoeval-cal.json
+    ecov-data publish build/autoeval-ecov --repo-id ORG/autoeval-ecov
+    ecov-data list [ecov-embedded | DIR | ORG/NAME]
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import click
+
+from harness import __version__
+from harness.builders import BUILDERS, DEFAULT_SOURCES, SourceError
+from harness.dataset import (
+    EMBEDDED,
+    BenchmarkNotFound,
+    dataset_hash,
+    find_data_file,
+    load_benchmark,
+    read_manifest,
+    save_tasks,
+    write_manifest,
+)
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _split_ids(only: str | None) -> list[str] | None:
+    return [s.strip() for s in only.split(",") if s.strip()] if only else None
+
+
+def _load(name: str, split: str):
+    try:
+        return load_benchmark(name, split)
+    except (BenchmarkNotFound, FileNotFoundError, SourceError, ValueError) as e:
+        raise click.ClickException(str(e)) from None
+
+
+@click.group()
+@click.version_option(__version__, prog_name="ecov-data")
+def main() -> None:
+    """Build, calibrate, publish and list ECov benchmarks (see docs/benchmarks.md)."""
+
+
+@main.command()
+@click.argument("name", type=click.Choice(sorted(BUILDERS)))
+@click.option("--source", type=click.Path(exists=True, path_type=Path), help="Upstream data (default: ../shared/data next to the repo).")
+@click.option("--out", "out", required=True, type=click.Path(file_okay=False, path_type=Path), help="Folder to write.")
+@click.option("--format", "fmt", type=click.Choice(["parquet", "jsonl"]), default="parquet", show_default=True)
+@click.option("--only", help="Comma-separated upstream ids to build (a slice).")
+@click.option("--limit", type=click.IntRange(min=1), help="Keep the first N tasks (by id).")
+@click.option("--skip-bad", is_flag=True, help="List malformed upstream items as left out instead of failing.")
+def build(name: str, source: Path | None, out: Path, fmt: str, only: str | None, limit: int | None,
+          skip_bad: bool) -> None:
+    """Build benchmark NAME from upstream data into OUT (data/test.<fmt> + manifest.json).
+
+    Targets are provisional until `ecov-data validate OUT --write-targets` applies the target rule.
+    """
+    if source is None:
+        source = DEFAULT_SOURCES.get(name)
+        if name != EMBEDDED and (source is None or not source.exists()):
+            raise click.UsageError(f"--source is required: default {source} does not exist")
+    try:
+        res = BUILDERS[name](source, only=_split_ids(only), skip_bad=skip_bad)
+    except SourceError as e:
+        raise click.ClickException(f"cannot build {name}: {e}") from None
+    tasks = sorted(res.tasks, key=lambda t: t.id)[:limit] if limit else res.tasks
+    if not tasks:
+        raise click.ClickException(f"no {name} tasks in {source}")
+    path = save_tasks(tasks, out, fmt=fmt)
+    manifest = {
+        "benchmark": name, "built_at": _now(), "harness_version": __version__,
+        "source": str(res.source), "info": res.info, "count": len(tasks),
+        "skipped": [s.to_dict() for s in res.skipped], "dataset_hash": dataset_hash(tasks),
+        "calibration": None,
+    }
+    write_manifest(out, manifest)
+    click.echo(f"{name}: {len(tasks)} tasks -> {path}")
+    if res.skipped:
+        click.echo(f"left out ({len(res.skipped)}):")
+        for s in res.skipped:
+            click.echo(f"  {s.id}: {s.reason}")
+    click.echo(f"dataset hash {manifest['dataset_hash']}")
+
+
+@main.command()
+@click.argument("benchmark")
+@click.option("--split", default="test", show_default=True)
+@click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), help="Write the table as JSON.")
+@click.option("--write-targets", is_flag=True, help="Rewrite the built folder's targets by the benchmark's rule.")
+@click.option("--only", help="Comma-separated task ids.")
+@click.option("--limit", type=click.IntRange(min=1), help="Only the first N tasks.")
+@click.option("--seed", default=1, show_default=True)
+@click.option("--random-cycles", default=5000, show_default=True, help="Length of the random-stimulus fallback.")
+@click.option("--quiet", is_flag=True, help="No per-task progress lines on stderr.")
+def validate(benchmark: str, split: str, json_out: Path | None, write_targets: bool, only: str | None,
+             limit: int | None, seed: int, random_cycles: int, quiet: bool) -> None:
+    """Run every reference testbench of BENCHMARK (a folder, ecov-embedded or a hub id) and print the
+    ceiling each task reaches against its targets. Exit 1 when some task's targets are not met."""
+    from harness.calibrate import calibrate, engine_scorer, summary, table
+
+    folder = Path(benchmark)
+    if write_targets and not (folder.is_dir() and (folder / "manifest.json").is_file()):
+        raise click.UsageError("--write-targets needs a built folder (one with manifest.json)")
+    tasks = _load(benchmark, split)
+    ids = _split_ids(only)
+    if ids:
+        unknown = sorted(set(ids) - {t.id for t in tasks})
+        if unknown:
+            raise click.UsageError(f"unknown task id(s): {', '.join(unknown)}")
+        tasks = [t for t in tasks if t.id in ids]
+    if limit:
+        tasks = tasks[:limit]
+    if write_targets and (ids or limit):
+        raise click.UsageError("--write-targets rewrites the whole folder; do not combine it with --only/--limit")
+    try:
+        score = engine_scorer()
+    except ImportError as e:
+        raise click.ClickException(f"the scoring engine is not available: {e}") from None
+    n = len(tasks)
+    done = [0]
+
+    def progress(cal) -> None:
+        done[0] += 1
+        if not quiet:
+            ceil = ", ".join(f"{v:.2f}" for v in cal.ceiling.values()) if cal.ok_runs else "-"
+            state = "met" if cal.met else ("UNCALIBRATED" if cal.problem else "not met")
+            click.echo(f"[{done[0]}/{n}] {cal.task_id}: ceiling {ceil} ({cal.by or 'no run finished'}) {state}",
+                       err=True)
+
+    cals = calibrate(tasks, score, seed=seed, random_cycles=random_cycles, progress=progress)
+    summ = summary(cals)
+    click.echo(table(cals))
+    click.echo(summ["line"])
+    report = {"benchmark": benchmark, "at": _now(), "seed": seed, "summary": summ,
+              "tasks": [c.to_dict() for c in cals]}
+    if write_targets:
+        report["after"] = _write_targets(folder, split, tasks, cals, summ, seed)
+        click.echo(report["after"]["line"])
+    if json_out:
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(json.dumps(report, indent=2, sort_keys=True))
+    if not write_targets and summ["met"] < summ["tasks"]:
+        sys.exit(1)
+
+
+def _write_targets(folder: Path, split: str, tasks, cals, summ, seed: int) -> dict:
+    from harness.calibrate import apply_rule, target_key
+
+    kept, left_out = [], []
+    for task, cal in zip(tasks, cals, strict=True):
+        new, reason = apply_rule(task, cal)
+        if new is None:
+            left_out.append({"id": task.id, "reason": f"cannot be calibrated: {reason}"})
+        else:
+            kept.append((new, cal))
+    met_after = sum(
+        any(r.status == "ok" and all(r.values.get(target_key(t), 0.0) >= t.percent for t in new.targets)
+            for r in cal.runs)
+        for new, cal in kept
+    )
+    new_tasks = [t for t, _ in kept]
+    fmt = find_data_file(folder, split).suffix.lstrip(".")
+    save_tasks(new_tasks, folder, split=split, fmt=fmt)
+    manifest = read_manifest(folder)
+    after = f"after the rule: {met_after}/{len(new_tasks)} kept tasks' targets met by a reference run; " \
+            f"{len(left_out)} left out"
+    manifest.update({
+        "count": len(new_tasks),
+        "dataset_hash": dataset_hash(new_tasks),
+        "calibration": {"at": _now(), "seed": seed, "before": summ, "after": after,
+                        "met_after": met_after, "left_out": left_out},
+    })
+    write_manifest(folder, manifest)
+    return {"line": after, "met": met_after, "kept": len(new_tasks), "left_out": left_out}
+
+
+@main.command()
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--repo-id", required=True, help="Hub dataset id, owner/name.")
+@click.option("--token", envvar="HF_TOKEN", help="Hub token with write access (default: $HF_TOKEN).")
+@click.option("--private", is_flag=True)
+@click.option("--endpoint", envvar="HF_ENDPOINT", help="Hub endpoint (default: $HF_ENDPOINT or huggingface.co).")
+@click.option("--dry-run", is_flag=True, help="Only write README.md (the dataset card) and print it.")
+def publish(folder: Path, repo_id: str, token: str | None, private: bool, endpoint: str | None,
+            dry_run: bool) -> None:
+    """Upload a built FOLDER to the hub as dataset REPO_ID, with a rendered dataset card."""
+    from harness.publish import PublishError, render_card
+    from harness.publish import publish as do_publish
+
+    if "/" not in repo_id:
+        raise click.UsageError(f"--repo-id must be owner/name, not {repo_id!r}")
+    if not (folder / "manifest.json").is_file():
+        raise click.UsageError(f"{folder} is not a built benchmark folder (no manifest.json)")
+    if dry_run:
+        card = render_card(folder)
+        (folder / "README.md").write_text(card)
+        click.echo(card)
+        return
+    try:
+        url = do_publish(folder, repo_id, token=token, private=private, endpoint=endpoint)
+    except PublishError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(f"published {folder} -> {url}")
+
+
+@main.command(name="list")
+@click.argument("benchmark", required=False)
+@click.option("--split", default="test", show_default=True)
+def list_cmd(benchmark: str | None, split: str) -> None:
+    """List the known benchmarks, or the tasks of BENCHMARK (a name, folder or hub id)."""
+    if benchmark is None:
+        for name in sorted(BUILDERS):
+            src = DEFAULT_SOURCES.get(name)
+            if name == EMBEDDED:
+                try:
+                    n = f"{len(load_benchmark(None))} tasks, shipped in the package (default)"
+                except (SourceError, ValueError) as e:
+                    n = f"unavailable: {e}"
+            else:
+                n = f"build with: ecov-data build {name} --source PATH --out DIR" + \
+                    (f" (default source {src}{'' if src and src.exists() else ', missing'})" if src else "")
+            click.echo(f"{name:15s} {n}")
+        return
+    tasks = _load(benchmark, split)
+    for t in tasks:
+        tg = ", ".join(f"{x.instance}.{x.metric}>={x.percent:g}" for x in t.targets)
+        click.echo(f"{t.id:40s} {t.dut_module:24s} {t.dut_instance:10s} {t.difficulty or '-':7s} {tg}")
+    click.echo(f"{len(tasks)} tasks, dataset hash {dataset_hash(tasks)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,156 @@
+"""Publish a built benchmark folder to the Hugging Face hub with a dataset card.
+
+The card states provenance (upstream dataset, commit, source path), licenses and attribution (CVDP:
+CC BY 4.0 non-code / Apache-2.0 code; VerilogEval: MIT; ECov designs: Apache-2.0), the target rule and
+the calibration summary from manifest.json, and the tasks left out with their reasons.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from harness.calibrate import RULES
+from harness.dataset import MANIFEST, find_data_file, load_folder, read_manifest
+
+CARDS: dict[str, dict[str, str]] = {
+    "cvdp-ecov": {
+        "pretty": "CVDP-ECov: CVDP cid012 testbench-stimulus problems as coverage tasks",
+        "license_yaml": "license: other\nlicense_name: cc-by-4.0-and-apache-2.0\n"
+                        "license_link: https://creativecommons.org/licenses/by/4.0/",
+        "attribution": (
+            "Derived from the Comprehensive Verilog Design Problems (CVDP) benchmark, "
+            "[nvidia/cvdp-benchmark-dataset](https://huggingface.co/datasets/nvidia/cvdp-benchmark-dataset), "
+            "Copyright 2025 NVIDIA Corporation. CVDP datapoints are licensed under CC BY 4.0 (non-code: "
+            "prompts, specifications) and Apache-2.0 (code: RTL, testbenches). Changes: only cid012 "
+            "datapoints are kept; records are reshaped into ECov task rows; targets are recalibrated for "
+            "Verilator as described below."
+        ),
+    },
+    "autoeval-ecov": {
+        "pretty": "AutoEval-ECov: VerilogEval spec-to-rtl designs as coverage tasks",
+        "license_yaml": "license: mit",
+        "attribution": (
+            "Derived from VerilogEval v2 (NVlabs/verilog-eval, `dataset_spec-to-rtl`), Copyright (c) "
+            "2023-2024 NVIDIA Research Projects, MIT License. Changes: the reference design "
+            "(`RefModule`) is the DUT, renamed `TopModule`; the problem prompt is the spec; VerilogEval's "
+            "`test.sv` is adapted into a calibration testbench (DUT instance renamed, RefModule appended)."
+        ),
+    },
+    "ecov-embedded": {
+        "pretty": "ECov embedded suite: original designs",
+        "license_yaml": "license: apache-2.0",
+        "attribution": "Original designs written for ECov, Apache-2.0.",
+    },
+}
+
+
+class PublishError(RuntimeError):
+    """Publishing failed; the message says where and what to check."""
+
+
+def _yaml_str(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def render_card(folder: str | os.PathLike, split: str = "test") -> str:
+    """README.md for a built folder: YAML metadata (license, data files) and the card text."""
+    folder = Path(folder)
+    manifest = read_manifest(folder)
+    tasks = load_folder(folder, split)
+    bench = manifest.get("benchmark") or (tasks[0].benchmark if tasks else "ecov")
+    card = CARDS.get(bench, {"pretty": bench, "license_yaml": "license: other", "attribution": ""})
+    data_file = find_data_file(folder, split).relative_to(folder).as_posix()
+    cal = manifest.get("calibration") or {}
+    left_out = list(manifest.get("skipped") or []) + list(cal.get("left_out") or [])
+    diffs: dict[str, int] = {}
+    for t in tasks:
+        diffs[t.difficulty or "unrated"] = diffs.get(t.difficulty or "unrated", 0) + 1
+    lines = [
+        "---",
+        card["license_yaml"],
+        f"pretty_name: {_yaml_str(card['pretty'])}",
+        "language:\n- en",
+        "tags:\n- verilog\n- systemverilog\n- hardware-verification\n- code-coverage\n- testbench-generation",
+        "size_categories:\n- n<1K",
+        f"configs:\n- config_name: default\n  data_files:\n  - split: {split}\n    path: {data_file}",
+        "---",
+        "",
+        f"# {card['pretty']}",
+        "",
+        f"{len(tasks)} tasks for [ECov](https://github.com/ecov), which scores LLM-written SystemVerilog "
+        "testbenches by the code coverage (Verilator 5.048: line, branch, toggle, expression) they reach "
+        "on a design. A task passes when every target is met.",
+        "",
+        "## Provenance",
+        "",
+        f"- upstream: {manifest.get('info', {}).get('upstream', '') or (tasks[0].source.get('upstream', '') if tasks else '')}",
+        f"- upstream commit: {manifest.get('info', {}).get('commit', '') or '(not recorded)'}",
+        f"- built by: ecov-data build {bench} (harness {manifest.get('harness_version', '')}) on "
+        f"{manifest.get('built_at', '')}",
+        f"- dataset hash: `{manifest.get('dataset_hash', '')}`",
+        f"- difficulty: {', '.join(f'{k} {v}' for k, v in sorted(diffs.items()))}",
+        "",
+        "## License and attribution",
+        "",
+        card["attribution"],
+        "",
+        "## Target rule",
+        "",
+        f"`{RULES.get(bench, 'floor(ceiling)')}`, where the ceiling is the best figure a single reference "
+        "testbench run reaches under Verilator (a long random-stimulus run where no reference finishes). "
+        "See docs/benchmarks.md in the ECov repository.",
+        "",
+    ]
+    if cal:
+        lines += [
+            "## Calibration",
+            "",
+            f"- calibrated: {cal.get('at', '')}, seed {cal.get('seed', '')}",
+            f"- before the rule: {cal.get('before', {}).get('line', '')}",
+            f"- after the rule: {cal.get('after', '')}",
+            "",
+        ]
+    else:
+        lines += ["Targets are **not calibrated** yet (provisional upstream targets).", ""]
+    lines += [
+        "## Fields",
+        "",
+        "`id`, `benchmark`, `rtl_files` [{name, content}], `spec_files`, `dut_module`, `dut_instance`, "
+        "`instructions`, `targets` [{instance, metric, percent}], `difficulty`, `source` (upstream id, "
+        "commit, license, upstream target, ceiling, rule), `reference_tbs` (calibration testbenches: "
+        "never show them to a model).",
+        "",
+    ]
+    if left_out:
+        lines += ["## Left out", ""] + [f"- `{s['id']}`: {s['reason']}" for s in left_out] + [""]
+    return "\n".join(lines)
+
+
+def publish(folder: str | os.PathLike, repo_id: str, *, token: str | None = None, private: bool = False,
+            endpoint: str | None = None, message: str | None = None) -> str:
+    """Write README.md into ``folder``, create the dataset repo and upload the folder; returns its URL."""
+    from huggingface_hub import HfApi
+
+    folder = Path(folder)
+    if not (folder / MANIFEST).is_file():
+        raise PublishError(f"{folder} is not a built benchmark folder (no {MANIFEST}); run ecov-data build first")
+    (folder / "README.md").write_text(render_card(folder))
+    endpoint = endpoint or os.environ.get("HF_ENDPOINT") or None
+    api = HfApi(endpoint=endpoint, token=token)
+    where = endpoint or "https://huggingface.co"
+    try:
+        url = api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
+        api.upload_folder(
+            repo_id=repo_id, repo_type="dataset", folder_path=str(folder),
+            allow_patterns=["README.md", MANIFEST, "data/*"],
+            commit_message=message or f"ECov benchmark {read_manifest(folder).get('benchmark', '')}",
+        )
+    except Exception as e:  # hub errors come as HfHubHTTPError, httpx/requests or OSError
+        first = (str(e).splitlines() or [""])[0][:300]
+        raise PublishError(
+            f"publishing {folder} to dataset {repo_id!r} at {where} failed: {type(e).__name__}: {first}. "
+            "Check the network, the token (HF_TOKEN or --token, with write access) and the repo id."
+        ) from e
+    return str(url)
+
