@@ -1,0 +1,129 @@
+"""Small inline SVG charts, drawn by hand so the site needs no fonts, scripts or images from anywhere.
+
+Each function is pure: data in, an ``<svg>`` string out (text escaped). Points carry a ``<title>``
+so hovering shows the exact number.
+"""
+
+from __future__ import annotations
+
+import math
+from html import escape
+
+PALETTE = ("#1f6feb", "#d1242f", "#1a7f37", "#9a6700", "#8250df", "#bf3989", "#0a7b83", "#57606a")
+W, H = 520, 260
+ML, MR, MT, MB = 48, 16, 28, 42  # margins: left, right, top, bottom
+
+
+def _fmt(v: float) -> str:
+    return f"{v:.1f}".rstrip("0").rstrip(".") if abs(v) < 1000 else f"{v:.0f}"
+
+
+def _frame(title: str, body: list[str], legend: list[tuple[str, str]] | None = None, height: int = H) -> str:
+    parts = [f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {height}" '
+             f'role="img" aria-label="{escape(title)}">',
+             f'<text x="{W / 2}" y="16" text-anchor="middle" class="chart-title">{escape(title)}</text>']
+    parts += body
+    for i, (label, color) in enumerate(legend or []):
+        y = height - 8 - 14 * (len(legend or []) - 1 - i)
+        parts.append(f'<rect x="{W - 170}" y="{y - 9}" width="10" height="10" fill="{color}"/>'
+                     f'<text x="{W - 155}" y="{y}" class="chart-legend">{escape(label[:26])}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def _y_axis(lo: float, hi: float, label: str, height: int = H) -> list[str]:
+    out = []
+    for i in range(6):
+        v = lo + (hi - lo) * i / 5
+        y = height - MB - (height - MT - MB) * i / 5
+        out.append(f'<line x1="{ML}" x2="{W - MR}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
+                   f'<text x="{ML - 6}" y="{y + 4:.1f}" text-anchor="end" class="tick">{_fmt(v)}</text>')
+    out.append(f'<text x="12" y="{(MT + height - MB) / 2}" transform="rotate(-90 12 {(MT + height - MB) / 2})" '
+               f'text-anchor="middle" class="axis-label">{escape(label)}</text>')
+    return out
+
+
+def line_chart(series: list[tuple[str, list[float]]], title: str, x_label: str = "round",
+               y_label: str = "pass rate (%)") -> str:
+    """One line per (label, values); x is the index (round 1, 2, ...), y is 0..100."""
+    series = [(lab, vals) for lab, vals in series if vals]
+    n = max((len(v) for _, v in series), default=0)
+    body = _y_axis(0, 100, y_label)
+    if n == 0:
+        body.append(f'<text x="{W / 2}" y="{H / 2}" text-anchor="middle" class="tick">no data</text>')
+        return _frame(title, body)
+    def x_of(i: int) -> float:
+        return ML + (W - ML - MR) * (i / (n - 1) if n > 1 else 0.5)
+
+    def y_of(v: float) -> float:
+        return H - MB - (H - MT - MB) * max(0.0, min(v, 100.0)) / 100.0
+
+    for i in range(n):
+        body.append(f'<text x="{x_of(i):.1f}" y="{H - MB + 16}" text-anchor="middle" class="tick">{i + 1}</text>')
+    body.append(f'<text x="{(ML + W - MR) / 2}" y="{H - 6}" text-anchor="middle" class="axis-label">'
+                f'{escape(x_label)}</text>')
+    legend = []
+    for j, (label, vals) in enumerate(series):
+        color = PALETTE[j % len(PALETTE)]
+        pts = " ".join(f"{x_of(i):.1f},{y_of(v):.1f}" for i, v in enumerate(vals))
+        body.append(f'<polyline points="{pts}" fill="none" stroke="{color}" stroke-width="2"/>')
+        for i, v in enumerate(vals):
+            body.append(f'<circle cx="{x_of(i):.1f}" cy="{y_of(v):.1f}" r="3.5" fill="{color}">'
+                        f'<title>{escape(label)}, {x_label} {i + 1}: {v:.2f}</title></circle>')
+        legend.append((label, color))
+    return _frame(title, body, legend if len(series) > 1 else None)
+
+
+def histogram_chart(counts: list[int], title: str, x_label: str = "final overall coverage (%)",
+                    lo: float = 0.0, hi: float = 100.0) -> str:
+    """Bars over equal bins of [lo, hi]."""
+    bins = len(counts)
+    top = max(max(counts, default=0), 1)
+    top = int(math.ceil(top / 5.0) * 5) if top > 5 else 5
+    body = _y_axis(0, top, "samples")
+    bw = (W - ML - MR) / max(bins, 1)
+    for i, c in enumerate(counts):
+        h = (H - MT - MB) * c / top
+        a, b = lo + (hi - lo) * i / bins, lo + (hi - lo) * (i + 1) / bins
+        body.append(f'<rect x="{ML + i * bw + 1:.1f}" y="{H - MB - h:.1f}" width="{bw - 2:.1f}" '
+                    f'height="{h:.1f}" fill="{PALETTE[0]}"><title>{_fmt(a)}-{_fmt(b)}%: {c} samples</title></rect>')
+    for i in range(bins + 1):
+        if i % max(1, bins // 5) == 0:
+            x = ML + i * bw
+            body.append(f'<text x="{x:.1f}" y="{H - MB + 16}" text-anchor="middle" class="tick">'
+                        f'{_fmt(lo + (hi - lo) * i / bins)}</text>')
+    body.append(f'<text x="{(ML + W - MR) / 2}" y="{H - 6}" text-anchor="middle" class="axis-label">'
+                f'{escape(x_label)}</text>')
+    return _frame(title, body)
+
+
+def scatter_chart(points: list[tuple[float, float, str]], title: str,
+                  x_label: str = "model size (billions of parameters, log scale)",
+                  y_label: str = "pass rate (%)") -> str:
+    """(x, y, label) points; x on a log scale (model sizes span orders of magnitude), y 0..100."""
+    points = [(x, y, lab) for x, y, lab in points if x and x > 0]
+    body = _y_axis(0, 100, y_label)
+    if not points:
+        body.append(f'<text x="{W / 2}" y="{H / 2}" text-anchor="middle" class="tick">'
+                    'no submission with a known size</text>')
+        return _frame(title, body)
+    lx = [math.log10(x) for x, _, _ in points]
+    lo, hi = math.floor(min(lx)), math.ceil(max(lx))
+    if hi == lo:
+        hi = lo + 1
+
+    def x_of(v: float) -> float:
+        return ML + 10 + (W - ML - MR - 20) * (math.log10(v) - lo) / (hi - lo)
+
+    for e in range(lo, hi + 1):
+        x = x_of(10.0 ** e)
+        body.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{MT}" y2="{H - MB}" class="grid"/>'
+                    f'<text x="{x:.1f}" y="{H - MB + 16}" text-anchor="middle" class="tick">{_fmt(10.0 ** e)}</text>')
+    body.append(f'<text x="{(ML + W - MR) / 2}" y="{H - 6}" text-anchor="middle" class="axis-label">'
+                f'{escape(x_label)}</text>')
+    for j, (x, y, label) in enumerate(points):
+        cx, cy = x_of(x), H - MB - (H - MT - MB) * max(0.0, min(y, 100.0)) / 100.0
+        body.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="5" fill="{PALETTE[j % len(PALETTE)]}">'
+                    f'<title>{escape(label)}: {_fmt(x)}B, {y:.2f}%</title></circle>'
+                    f'<text x="{cx + 7:.1f}" y="{cy - 6:.1f}" class="chart-point">{escape(label[:24])}</text>')
+    return _frame(title, body)

@@ -1,0 +1,266 @@
+"""Build the static leaderboard site (jinja2, no server) from a folder of submissions.
+
+Layout of the output::
+
+    OUT/index.html                    one table per (benchmark, mode), plots, the paper's numbers
+    OUT/static/site.css, site.js      the only assets; nothing is fetched from elsewhere
+    OUT/s/NAME/index.html             one submission: metadata, verification, per-task results
+    OUT/s/NAME/t/TASK.html            trajectories of one task: each round's testbench, diff, feedback
+    OUT/s/NAME/verification.html      the verification report (what differs, when it does)
+    OUT/s/NAME/data/                  the raw files the numbers come from, to check them
+
+Every link is relative, so the site works from file:// as well as from any web server.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import shutil
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from harness.records import ALL_METRICS, ScoreResult
+from harness.results import RoundRecord
+from leaderboard import plots
+from leaderboard.stats import RunView, group_rounds, histogram, run_view
+from leaderboard.submission import (
+    RUN_FILES,
+    SUBMISSION_FILE,
+    Submission,
+    SubmissionError,
+    list_submissions,
+    open_submission,
+    run_digest,
+)
+from leaderboard.verify import DIFFERS, VERIFIED, Verification, read_verification
+
+HERE = Path(__file__).parent
+PAPER_RESULTS = HERE / "paper_results.json"
+MODE_ORDER = {"agentic": 0, "direct": 1}
+MAX_DIFF_LINES = 400
+
+
+@dataclass
+class Mark:
+    """What the site says about a submission's verification."""
+
+    state: str  # verified | differs | stale | error | unverified
+    label: str
+    detail: str = ""
+
+
+@dataclass
+class Entry:
+    name: str
+    sub: Submission
+    view: RunView
+    mark: Mark
+    verification: Verification | None
+    tasks: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def benchmark(self) -> str:
+        b = self.view.config.benchmark or "?"
+        return Path(b).name if ("/" in b and Path(b).exists()) else b
+
+
+@dataclass
+class BuildReport:
+    out: Path
+    entries: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # "NAME: why"
+    tables: list[str] = field(default_factory=list)
+
+
+def slug(text: str) -> str:
+    s = re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._") or "task"
+    return s[:100]
+
+
+def verification_mark(ver: Verification | None, digest: str) -> Mark:
+    if ver is None:
+        return Mark("unverified", "unverified", "no verification.json: run ecov-leaderboard verify")
+    if ver.run_digest != digest:
+        return Mark("stale", "stale", "the run changed after it was verified")
+    if ver.verdict == VERIFIED:
+        return Mark("verified", "verified",
+                    f"{ver.checked_rounds} rounds re-scored on {ver.created[:10]}, all numbers reproduce")
+    if ver.verdict == DIFFERS:
+        return Mark("differs", "differs", f"{len(ver.differences)} numbers do not reproduce")
+    return Mark("error", "not verified", "; ".join(ver.errors)[:200])
+
+
+def line_diff(prev: str, cur: str) -> list[tuple[str, str]]:
+    """(kind, line) pairs of a unified diff, kind in add|del|hunk|ctx, capped to keep pages small."""
+    out = []
+    for line in difflib.unified_diff(prev.splitlines(), cur.splitlines(), "previous", "this round", n=2,
+                                     lineterm=""):
+        if line.startswith(("---", "+++")):
+            continue
+        kind = {"+": "add", "-": "del", "@": "hunk"}.get(line[:1], "ctx")
+        out.append((kind, line))
+        if len(out) >= MAX_DIFF_LINES:
+            out.append(("hunk", "... diff cut here"))
+            break
+    return out
+
+
+def coverage_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = []
+    for inst, metrics in sorted((result.get("coverage") or {}).items(), key=lambda kv: (kv[0].count("."), kv[0])):
+        cells = []
+        for m in ALL_METRICS:
+            f = metrics.get(m)
+            cells.append(None if not f else {"covered": f.get("covered"), "total": f.get("total"),
+                                             "percent": float(f.get("percent") or 0.0)})
+        rows.append({"instance": inst, "cells": cells})
+    return rows
+
+
+def round_view(rec: RoundRecord, prev_tb: str) -> dict[str, Any]:
+    res = ScoreResult.from_dict(rec.result) if rec.result.get("status") else None
+    return {
+        "round": rec.round,
+        "status": res.status if res else "",
+        "overall": res.overall if res else 0.0,
+        "passed": rec.passed,
+        "testbench": rec.testbench,
+        "parse_error": rec.parse_error,
+        "feedback": rec.feedback,
+        "response": rec.response,
+        "errors": res.errors if res else [],
+        "coverage": coverage_rows(rec.result),
+        "diff": line_diff(prev_tb, rec.testbench) if prev_tb and rec.testbench and prev_tb != rec.testbench else [],
+        "unchanged": bool(prev_tb) and prev_tb == rec.testbench,
+        "tokens": rec.prompt_tokens + rec.completion_tokens,
+        "cost": rec.cost,
+        "seconds": rec.seconds,
+    }
+
+
+def _env() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
+                             autoescape=jinja2.select_autoescape(["html", "j2"]),
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.filters["pct"] = lambda v: "–" if v is None else f"{float(v):.1f}"
+    env.filters["num"] = lambda v: "–" if v is None else f"{int(v):,}"
+    env.filters["money"] = lambda v: "–" if not v else f"{float(v):.4f}" if v < 1 else f"{float(v):.2f}"
+    env.filters["size"] = lambda v: "–" if v is None else f"{float(v):g}"
+    return env
+
+
+def load_paper_results(path: Path = PAPER_RESULTS) -> dict[str, Any]:
+    if not path.is_file():
+        return {}
+    return json.loads(path.read_text())
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def _task_pages(env: jinja2.Environment, entry: Entry, sub_dir: Path) -> None:
+    rounds = group_rounds(entry.sub.run.rounds())
+    by_task: dict[str, list[tuple[int, list[RoundRecord]]]] = defaultdict(list)
+    for (task_id, sample), recs in rounds.items():
+        by_task[task_id].append((sample, recs))
+    samples = {(s.task_id, s.sample): s for s in entry.view.samples}
+    per_task = entry.view.summary.get("per_task") or {}
+    used: set[str] = set()
+    for task_id in sorted(set(by_task) | {s.task_id for s in entry.view.samples}):
+        page = slug(task_id)
+        while page in used:
+            page += "_"
+        used.add(page)
+        sample_views = []
+        for sample, recs in sorted(by_task.get(task_id, [])):
+            prev, views = "", []
+            for rec in recs:
+                views.append(round_view(rec, prev))
+                prev = rec.testbench or prev
+            rec_s = samples.get((task_id, sample))
+            sample_views.append({"sample": sample, "rounds": views, "record": rec_s,
+                                 "finished": rec_s is not None})
+        row = dict(per_task.get(task_id) or {})
+        row.update(task_id=task_id, page=f"t/{page}.html")
+        entry.tasks.append(row)
+        _write(sub_dir / "t" / f"{page}.html",
+               env.get_template("task.html.j2").render(root="../../../", entry=entry, task_id=task_id,
+                                                       samples=sample_views))
+
+
+def _entry(folder: Path, env: jinja2.Environment, out: Path) -> Entry:
+    with open_submission(folder) as sub:
+        config = sub.run.read_config()
+        view = run_view(config, sub.run.samples())
+        ver = read_verification(sub.verification_path) if sub.verification_path.exists() else None
+        entry = Entry(sub.name, sub, view, verification_mark(ver, run_digest(sub.run_dir)), ver)
+        sub_dir = out / "s" / sub.name
+        _task_pages(env, entry, sub_dir)
+        data = sub_dir / "data"
+        data.mkdir(parents=True, exist_ok=True)
+        for name in RUN_FILES:
+            if (sub.run_dir / name).is_file():
+                shutil.copy2(sub.run_dir / name, data / name)
+        shutil.copy2(folder / SUBMISSION_FILE, data / SUBMISSION_FILE)
+        if sub.verification_path.exists():
+            shutil.copy2(sub.verification_path, data / "verification.json")
+        charts = {
+            "by_round": plots.line_chart([(sub.meta.model, view.pass_by_round)], "Pass rate by round"),
+            "coverage": plots.histogram_chart(histogram(view.coverages), "Coverage distribution (final round)"),
+        }
+        _write(sub_dir / "index.html",
+               env.get_template("submission.html.j2").render(root="../../", entry=entry, charts=charts))
+        if ver is not None:
+            _write(sub_dir / "verification.html",
+                   env.get_template("verification.html.j2").render(root="../../", entry=entry, ver=ver))
+        return entry
+
+
+def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RESULTS) -> BuildReport:
+    submissions, out = Path(submissions), Path(out)
+    env = _env()
+    report = BuildReport(out)
+    out.mkdir(parents=True, exist_ok=True)
+    if (out / "s").exists():
+        shutil.rmtree(out / "s")  # pages of removed submissions must not linger
+    entries: list[Entry] = []
+    for folder in list_submissions(submissions):
+        try:
+            entries.append(_entry(folder, env, out))
+            report.entries.append(folder.name)
+        except (SubmissionError, OSError, ValueError, KeyError, TypeError) as e:
+            report.skipped.append(f"{folder.name}: {e}")
+
+    groups: dict[tuple[str, str], list[Entry]] = defaultdict(list)
+    for e in entries:
+        groups[(e.benchmark, e.view.config.mode)].append(e)
+    tables = []
+    for (bench, mode), es in sorted(groups.items(), key=lambda kv: (kv[0][0], MODE_ORDER.get(kv[0][1], 9), kv[0][1])):
+        es.sort(key=lambda e: (-e.view.pct("pass_rate"), -e.view.pct("avg_overall"), e.name))
+        max_k = max(e.view.max_k for e in es)
+        rounds_chart = plots.line_chart([(e.sub.meta.model, e.view.pass_by_round) for e in es[:8]],
+                                        f"{bench} · {mode}: pass rate by round")
+        size_chart = plots.scatter_chart([(e.sub.meta.size_b or 0, e.view.pct("pass_rate"), e.sub.meta.model)
+                                          for e in es], f"{bench} · {mode}: pass rate against model size")
+        cov_chart = plots.histogram_chart(histogram([c for e in es for c in e.view.coverages]),
+                                          f"{bench} · {mode}: coverage distribution, all samples")
+        tables.append({"id": slug(f"{bench}-{mode}"), "benchmark": bench, "mode": mode, "entries": es,
+                       "max_k": max_k, "charts": [rounds_chart, cov_chart, size_chart]})
+        report.tables.append(f"{bench}/{mode}")
+
+    _write(out / "index.html", env.get_template("index.html.j2").render(
+        root="", tables=tables, paper=load_paper_results(paper), skipped=report.skipped,
+        types=sorted({e.sub.meta.type for e in entries})))
+    static = out / "static"
+    static.mkdir(exist_ok=True)
+    for f in (HERE / "static").iterdir():
+        shutil.copy2(f, static / f.name)
+    return report

@@ -1,0 +1,305 @@
+"""Verify a submission: re-score every recorded testbench and compare with what was submitted.
+
+Nothing submitted is taken on trust. Each round's testbench is scored again with the engine (disk
+cache off, so a tampered local cache cannot vouch for itself) at the recorded seed, against the task's
+design loaded from the benchmark named in the run's config. Then the per-sample records are rebuilt
+from the re-scored rounds, and the summary from those samples. Every figure that differs is listed
+with where it is (task, sample, round, instance, metric) and both values.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from harness.metrics import sample_from_rounds, summarize
+from harness.records import INFRA_ERROR, REJECTED, Design, ScoreResult
+from harness.results import RoundRecord, RunFolder, SampleRecord
+from harness.tasks import Task
+from leaderboard.stats import group_rounds
+from leaderboard.submission import Submission, run_digest
+
+VERIFIED, DIFFERS, ERROR = "verified", "differs", "error"
+PERCENT_TOL = 0.005  # percents are stored rounded to 2 decimals
+
+ScoreFn = Callable[[Design, str, int], ScoreResult]
+TaskLoader = Callable[[str, str], dict[str, Task]]
+
+
+@dataclass
+class Difference:
+    task_id: str
+    sample: int | None
+    round: int | None
+    field: str  # "status", "coverage[uut][line].covered", "passed", "sample.final_overall", ...
+    submitted: Any
+    rescored: Any
+
+    def where(self) -> str:
+        parts = [self.task_id or "(run)"]
+        if self.sample is not None:
+            parts.append(f"sample {self.sample}")
+        if self.round is not None:
+            parts.append(f"round {self.round}")
+        return " / ".join(parts)
+
+    def __str__(self) -> str:
+        return f"{self.where()}: {self.field}: submitted {self.submitted!r}, re-scored {self.rescored!r}"
+
+
+@dataclass
+class Verification:
+    submission: str
+    verdict: str  # verified | differs | error
+    run_digest: str
+    checked_rounds: int = 0
+    scored: int = 0  # distinct testbenches actually simulated
+    skipped_rounds: int = 0  # rounds without a testbench (nothing to score)
+    checked_samples: int = 0
+    differences: list[Difference] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    benchmark: str = ""
+    split: str = ""
+    verilator_version: str = ""
+    harness_version: str = ""
+    created: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict == VERIFIED
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Verification:
+        known = set(cls.__dataclass_fields__)
+        d = {k: v for k, v in d.items() if k in known}
+        d["differences"] = [Difference(**x) for x in d.get("differences", [])]
+        return cls(**d)
+
+    def report(self, limit: int = 50) -> str:
+        head = (f"{self.submission}: {self.verdict.upper()} — {self.checked_rounds} rounds checked "
+                f"({self.scored} testbenches simulated, {self.skipped_rounds} without testbench), "
+                f"{self.checked_samples} samples, {len(self.differences)} differences")
+        lines = [head]
+        lines += [f"  error: {e}" for e in self.errors]
+        lines += [f"  warning: {w}" for w in self.warnings]
+        lines += [f"  {d}" for d in self.differences[:limit]]
+        if len(self.differences) > limit:
+            lines.append(f"  ... and {len(self.differences) - limit} more (see --json)")
+        return "\n".join(lines)
+
+
+def _pct_differs(a: Any, b: Any) -> bool:
+    try:
+        return abs(float(a) - float(b)) > PERCENT_TOL
+    except (TypeError, ValueError):
+        return a != b
+
+
+def compare_scores(submitted: dict[str, Any], rescored: ScoreResult) -> list[tuple[str, Any, Any]]:
+    """Every displayed figure of a submitted ScoreResult dict that the re-scored result does not match."""
+    out: list[tuple[str, Any, Any]] = []
+    if submitted.get("status") != rescored.status:
+        out.append(("status", submitted.get("status"), rescored.status))
+    sub_cov = submitted.get("coverage") or {}
+    for inst in sorted(set(sub_cov) | set(rescored.coverage)):
+        sm, rm = sub_cov.get(inst) or {}, rescored.coverage.get(inst) or {}
+        for metric in sorted(set(sm) | set(rm)):
+            sf, rf = sm.get(metric), rm.get(metric)
+            where = f"coverage[{inst}][{metric}]"
+            if sf is None or rf is None:
+                out.append((where, sf, rf))
+                continue
+            for key in ("covered", "total"):
+                if sf.get(key) != rf.get(key):
+                    out.append((f"{where}.{key}", sf.get(key), rf.get(key)))
+            if _pct_differs(sf.get("percent"), rf.get("percent")):
+                out.append((f"{where}.percent", sf.get("percent"), rf.get("percent")))
+    if _pct_differs(submitted.get("overall", 0.0), rescored.overall):
+        out.append(("overall", submitted.get("overall"), rescored.overall))
+    if submitted.get("uncovered_total", 0) != rescored.uncovered_total:
+        out.append(("uncovered_total", submitted.get("uncovered_total"), rescored.uncovered_total))
+    return out
+
+
+SAMPLE_FIELDS = ("rounds", "passed", "passed_round", "syntax_ok", "final_overall", "best_overall",
+                 "overall_by_round", "prompt_tokens", "completion_tokens")
+
+
+def compare_samples(submitted: SampleRecord, rebuilt: SampleRecord) -> list[tuple[str, Any, Any]]:
+    out = []
+    for name in SAMPLE_FIELDS:
+        a, b = getattr(submitted, name), getattr(rebuilt, name)
+        if isinstance(a, list) and isinstance(b, list):
+            bad = len(a) != len(b) or any(_pct_differs(x, y) for x, y in zip(a, b, strict=False))
+        elif isinstance(a, float) or isinstance(b, float):
+            bad = _pct_differs(a, b)
+        else:
+            bad = a != b
+        if bad:
+            out.append((f"sample.{name}", a, b))
+    if abs(submitted.cost - rebuilt.cost) > 1e-9:
+        out.append(("sample.cost", submitted.cost, rebuilt.cost))
+    return out
+
+
+def _summary_numbers(summary: dict[str, Any]) -> dict[str, float]:
+    """Flatten the numeric leaves of summary.json ("pass_at.1" style keys) for a defensive compare."""
+    flat: dict[str, float] = {}
+
+    def walk(prefix: str, v: Any) -> None:
+        if isinstance(v, bool):
+            flat[prefix] = float(v)
+        elif isinstance(v, int | float):
+            flat[prefix] = float(v)
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                walk(f"{prefix}.{k}" if prefix else str(k), x)
+        elif isinstance(v, list):
+            for i, x in enumerate(v):
+                walk(f"{prefix}.{i}", x)
+
+    walk("", summary)
+    return flat
+
+
+def compare_summary(submitted: dict[str, Any], recomputed: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+    a, b = _summary_numbers(submitted), _summary_numbers(recomputed)
+    return [(f"summary.{k}", a[k], b[k]) for k in sorted(set(a) & set(b)) if abs(a[k] - b[k]) > 1e-6]
+
+
+def _tb_key(task_id: str, testbench: str, seed: int) -> tuple[str, str, int]:
+    return task_id, hashlib.sha256(testbench.encode()).hexdigest(), seed
+
+
+def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str = "",
+               progress: Callable[[str], None] | None = None) -> Verification:
+    config = run.read_config()
+    ver = Verification(submission=name, verdict=VERIFIED, run_digest=run_digest(run.root),
+                       benchmark=config.benchmark, split=config.split,
+                       verilator_version=config.verilator_version, harness_version=config.harness_version,
+                       created=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    if tasks and config.dataset_hash:
+        from harness.dataset import dataset_hash
+
+        wanted = [t for t in tasks.values() if config.task_ids is None or t.id in config.task_ids]
+        if dataset_hash(wanted) != config.dataset_hash and dataset_hash(tasks.values()) != config.dataset_hash:
+            ver.warnings.append(f"the benchmark's tasks today hash to {dataset_hash(tasks.values())}, "
+                                f"the run recorded {config.dataset_hash}")
+    grouped = group_rounds(run.rounds())
+    if not grouped:
+        ver.errors.append("rounds.jsonl holds no rounds")
+    memo: dict[tuple[str, str, int], ScoreResult] = {}  # in memory only: one simulation per testbench
+    rescored: dict[tuple[str, int], list[RoundRecord]] = {}
+    for (task_id, sample), recs in grouped.items():
+        task = tasks.get(task_id)
+        if task is None:
+            ver.differences.append(Difference(task_id, sample, None, "task", task_id,
+                                              f"not in benchmark {config.benchmark}/{config.split}"))
+            continue
+        last: ScoreResult | None = None  # the agent keeps x_t and its result when an answer is unusable
+        out: list[RoundRecord] = []
+        for rec in recs:
+            def diff(field_: str, a: Any, b: Any, rec: RoundRecord = rec) -> None:
+                ver.differences.append(Difference(rec.task_id, rec.sample, rec.round, field_, a, b))
+
+            if rec.testbench:
+                seed = int((rec.result or {}).get("seed") or config.seed)
+                key = _tb_key(task_id, rec.testbench, seed)
+                if key not in memo:
+                    if progress:
+                        progress(f"scoring {task_id} sample {sample} round {rec.round}")
+                    memo[key] = score(task.design, rec.testbench, seed)
+                    ver.scored += 1
+                res = memo[key]
+                ver.checked_rounds += 1
+                if res.status == INFRA_ERROR:
+                    ver.errors.append(f"{task_id} sample {sample} round {rec.round}: engine infra error: "
+                                      + "; ".join(res.errors)[:300])
+                passed = res.meets(task.targets)
+                last = res
+            else:
+                ver.skipped_rounds += 1
+                res = last or ScoreResult(status=REJECTED, instance=task.dut_instance,
+                                          errors=[rec.parse_error] if rec.parse_error else [])
+                passed = False
+            for field_, a, b in compare_scores(rec.result or {}, res):
+                diff(field_, a, b)
+            if bool(rec.passed) != passed:
+                diff("passed", rec.passed, passed)
+            out.append(RoundRecord.from_dict({**rec.to_dict(), "result": res.to_dict(), "passed": passed}))
+        rescored[(task_id, sample)] = out
+
+    rebuilt: list[SampleRecord] = []
+    for s in sorted(run.samples(), key=lambda s: (s.task_id, s.sample)):
+        if (s.task_id, s.sample) not in grouped:
+            if s.rounds:  # a sample that failed before its first round legitimately has none
+                ver.differences.append(Difference(s.task_id, s.sample, None, "sample.rounds", s.rounds, 0))
+            rebuilt.append(sample_from_rounds(s.task_id, s.sample, [], error=s.error))
+            ver.checked_samples += 1
+            continue
+        if (s.task_id, s.sample) not in rescored:
+            continue  # its task is unknown: already reported
+        ver.checked_samples += 1
+        r = sample_from_rounds(s.task_id, s.sample, rescored[(s.task_id, s.sample)], error=s.error)
+        rebuilt.append(r)
+        for field_, a, b in compare_samples(s, r):
+            ver.differences.append(Difference(s.task_id, s.sample, None, field_, a, b))
+
+    if run.summary_path.exists() and rebuilt:
+        try:
+            submitted = run.read_summary()
+        except (OSError, json.JSONDecodeError) as e:
+            ver.errors.append(f"summary.json unreadable: {e}")
+        else:
+            recomputed = summarize(rebuilt, config.max_rounds, submitted.get("tasks_expected"))
+            for field_, a, b in compare_summary(submitted, recomputed):
+                ver.differences.append(Difference("", None, None, field_, a, b))
+
+    if ver.differences:
+        ver.verdict = DIFFERS
+    elif ver.errors or not ver.checked_samples:
+        ver.verdict = ERROR
+        if not ver.checked_samples and not ver.errors:
+            ver.errors.append("no finished samples to check")
+    return ver
+
+
+def load_tasks(benchmark: str, split: str) -> dict[str, Task]:
+    from harness.dataset import load_benchmark
+
+    return {t.id: t for t in load_benchmark(benchmark, split)}
+
+
+def engine_score_fn() -> ScoreFn:
+    """Score with a fresh engine whose disk cache is off."""
+    from harness.engine import Engine, EngineConfig
+
+    engine = Engine(EngineConfig(use_cache=False))
+    return lambda design, tb, seed: engine.score(design, tb, seed=seed)
+
+
+def verify_submission(sub: Submission, score: ScoreFn | None = None, loader: TaskLoader = load_tasks,
+                      progress: Callable[[str], None] | None = None) -> Verification:
+    config = sub.run.read_config()
+    try:
+        tasks = loader(config.benchmark, config.split)
+    except Exception as e:  # noqa: BLE001 - any loader failure is reported, not raised
+        return Verification(submission=sub.name, verdict=ERROR, run_digest=run_digest(sub.run_dir),
+                            benchmark=config.benchmark, split=config.split,
+                            errors=[f"cannot load benchmark {config.benchmark}/{config.split}: {e}"])
+    return verify_run(sub.run, tasks, score or engine_score_fn(), name=sub.name, progress=progress)
+
+
+def read_verification(path) -> Verification | None:
+    try:
+        return Verification.from_dict(json.loads(path.read_text()))
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
