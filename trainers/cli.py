@@ -1,0 +1,123 @@
+"""ecov-train: the LLM4Cov recipe, one config per stage.
+
+    ecov-train synth --config trainers/configs/stage1.yaml   # rows only (states, rejection, curation)
+    ecov-train sft   --config trainers/configs/stage1.yaml   # SFT on output_dir/rows.jsonl
+    ecov-train stage --config trainers/configs/stage1.yaml   # both
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from trainers.config import ConfigError, StageConfig, load_config
+
+_config_opt = click.option("--config", "config_path", required=True, type=click.Path(dir_okay=False),
+                           help="Stage config (YAML), e.g. trainers/configs/stage1.yaml.")
+
+
+def _input_errors() -> tuple[type[Exception], ...]:
+    """Errors that mean the config points at something missing or wrong: usage errors (exit 2)."""
+    from harness.dataset import BenchmarkNotFound
+    from harness.models import MissingKeyError, UnknownModelError
+
+    return (FileNotFoundError, BenchmarkNotFound, MissingKeyError, UnknownModelError)
+
+
+_INPUT_ERRORS = _input_errors()
+
+
+def _log(msg: str) -> None:
+    click.echo(msg, err=True)
+
+
+def _load(path: str) -> StageConfig:
+    try:
+        return load_config(path)
+    except ConfigError as e:
+        raise click.BadParameter(str(e), param_hint="--config") from None
+
+
+def _bad_input(e: Exception) -> click.UsageError:
+    return click.UsageError(f"{type(e).__name__}: {e}")
+
+
+def _need_train_extra() -> None:
+    missing = []
+    for mod in ("torch", "transformers", "trl", "datasets"):
+        try:
+            __import__(mod)
+        except ImportError:
+            missing.append(mod)
+    if missing:
+        raise click.ClickException(f"SFT needs {', '.join(missing)}: pip install 'ecov[train]'")
+
+
+@click.group()
+def main() -> None:
+    """Reference trainers: synthesis, worst-state sampling, coverage-guided rejection, SFT."""
+
+
+@main.command()
+@_config_opt
+def synth(config_path: str) -> None:
+    """Build the stage's training rows (no SFT): writes rows.jsonl, curation.json and reports."""
+    from trainers.stages import synth_stage
+
+    cfg = _load(config_path)
+    try:
+        out = synth_stage(cfg, log=_log)
+    except _INPUT_ERRORS as e:
+        raise _bad_input(e) from None
+    click.echo(json.dumps({"rows": len(out.curation.kept), "output_dir": cfg.output_dir, **out.stats}, indent=2))
+
+
+@main.command()
+@_config_opt
+@click.option("--rows", "rows_path", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Rows to train on (default: OUTPUT_DIR/rows.jsonl from `synth`).")
+def sft(config_path: str, rows_path: str | None) -> None:
+    """Fine-tune student.init (or student.base) on the stage's rows."""
+    from trainers.stages import sft_stage
+    from trainers.synth import read_rows
+
+    cfg = _load(config_path)
+    _need_train_extra()
+    try:
+        rows = read_rows(rows_path) if rows_path else read_rows(cfg.out / "rows.jsonl")
+    except FileNotFoundError as e:
+        raise _bad_input(e) from None
+    from trainers.sft import MixedStagesError
+
+    try:
+        summary = sft_stage(cfg, rows, log=_log)
+    except MixedStagesError as e:
+        raise _bad_input(e) from None
+    d = summary.to_dict()
+    d.pop("losses")
+    click.echo(json.dumps(d, indent=2))
+
+
+@main.command()
+@_config_opt
+@click.option("--no-sft", is_flag=True, help="Stop after curation (same as sft.enabled: false).")
+def stage(config_path: str, no_sft: bool) -> None:
+    """Run a whole stage: synth/sample -> reject -> curate -> SFT."""
+    from trainers.stages import run_stage
+
+    cfg = _load(config_path)
+    if no_sft:
+        cfg.sft.enabled = False
+    if cfg.sft.enabled:
+        _need_train_extra()
+    try:
+        summary = run_stage(cfg, log=_log)
+    except _INPUT_ERRORS as e:
+        raise _bad_input(e) from None
+    click.echo(json.dumps(summary, indent=2))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

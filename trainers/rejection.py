@@ -1,0 +1,158 @@
+"""Coverage-guided rejection sampling: K revisions per chosen state, scored, the best one kept if it helps.
+
+For a state s = (task, x_t, o_t) with coverage c(x_t), the reviser (the teacher in stage 1, the student
+in stage 2; any LiteLLM model, a vLLM server included) is asked K times with the evaluation prompt of
+s. Each answer is parsed against x_t (full file or patch, as in evaluation) and scored by the engine.
+A revision y is eligible when it parsed, its run ended with status ``ok`` (compiled, ran, $finish) and
+
+    gain(y) = c(y) - c(x_t) >= tau        (percentage points of the chosen coverage measure)
+
+Of the eligible revisions the one with the highest gain is kept (ties: the earliest sample); the state
+gives no row when none is eligible. This is our reading of the paper's coverage-guided rejection:
+a revision must improve the state by a margin, and only the best improvement is imitated. Every
+candidate, kept or not, is written to the report with its gain and the reason it was rejected.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from harness.records import OK, ScoreResult
+from harness.tasks import Task
+from trainers.synth import Row, State, coverage_of
+
+# Candidate outcomes, in the report's ``reason`` field.
+KEPT = "kept"
+MODEL_ERROR = "model_error"
+PARSE_ERROR = "parse_error"
+BELOW_TAU = "gain_below_tau"
+NOT_BEST = "not_best"
+
+
+@dataclass
+class Candidate:
+    state: str  # State.key
+    task_id: str
+    k: int
+    state_coverage: float
+    response: str
+    kind: str = ""  # full | patch
+    status: str = ""
+    coverage: float = 0.0
+    gain: float = 0.0
+    reason: str = ""  # kept | model_error | parse_error | <status> | gain_below_tau | not_best
+    detail: str = ""
+    seconds: float = 0.0
+    testbench: str = ""
+
+    @property
+    def eligible(self) -> bool:
+        return self.status == OK and self.reason == ""
+
+    def to_dict(self, full: bool = False) -> dict[str, Any]:
+        d = asdict(self)
+        if not full:
+            d.pop("testbench")
+            d["response_chars"] = len(d.pop("response"))
+        return d
+
+
+def judge(cands: list[Candidate], tau: float) -> Candidate | None:
+    """Mark each scored candidate kept / gain_below_tau / not_best; return the kept one."""
+    for c in cands:
+        if c.reason:
+            continue
+        if c.status != OK:
+            c.reason = c.status
+        elif c.gain < tau:
+            c.reason = BELOW_TAU
+            c.detail = f"gain {c.gain:+.2f} < tau {tau:g}"
+    eligible = [c for c in cands if not c.reason]
+    if not eligible:
+        return None
+    best = max(eligible, key=lambda c: (c.gain, -c.k))
+    for c in eligible:
+        if c is best:
+            c.reason = KEPT
+        else:
+            c.reason = NOT_BEST
+            c.detail = f"gain {c.gain:+.2f} < best {best.gain:+.2f}"
+    return best
+
+
+def revise_state(state: State, task: Task, reviser, engine, k: int, tau: float, seed: int = 1,
+                 coverage: str = "overall") -> tuple[list[Candidate], list[dict[str, str]]]:
+    """Sample, parse and score K revisions of one state, and judge them. Returns (candidates, prompt)."""
+    from harness.models import ModelError, ModelRequest
+    from harness.parse import module_names, parse_response
+    from harness.prompts import build_messages
+
+    prompt = build_messages(task, testbench=state.testbench, feedback=state.feedback)
+    design_modules = {n for f in task.rtl_files for n in module_names(f.content)}
+    last = ScoreResult.from_dict(state.result) if state.result else None
+    cands: list[Candidate] = []
+    for i in range(k):
+        t0 = time.monotonic()
+        cand = Candidate(state.key, task.id, i, state.coverage, "")
+        try:
+            comp = reviser.complete(ModelRequest(prompt, task, testbench=state.testbench, result=last,
+                                                 round=state.round + 1, sample=i, seed=seed + i))
+        except ModelError as e:
+            cand.reason, cand.detail = MODEL_ERROR, str(e)[:300]
+            cands.append(cand)
+            continue
+        cand.response = comp.text
+        parsed = parse_response(comp.text, current=state.testbench, dut_module=task.dut_module,
+                                design_modules=design_modules)
+        cand.kind = parsed.kind
+        if not parsed.ok:
+            cand.reason, cand.detail = PARSE_ERROR, parsed.error[:300]
+        else:
+            res = engine.score(task.design, parsed.testbench, seed)
+            cand.testbench = parsed.testbench
+            cand.status = res.status
+            cand.coverage = round(coverage_of(res, task.targets, coverage), 2)
+            cand.gain = round(cand.coverage - state.coverage, 2)
+            if res.status != OK:
+                cand.detail = "; ".join(res.errors[:2])[:300]
+        cand.seconds = round(time.monotonic() - t0, 3)
+        cands.append(cand)
+    judge(cands, tau)
+    return cands, prompt
+
+
+def rejection_rows(states: list[State], tasks: dict[str, Task], reviser, engine, *, k: int, tau: float,
+                   stage: int, source: str, seed: int = 1, coverage: str = "overall",
+                   report: Path | None = None, log=None) -> tuple[list[Row], list[Candidate]]:
+    """Rows for every state whose best revision passed; every candidate appended to ``report``."""
+    rows: list[Row] = []
+    every: list[Candidate] = []
+    if report is not None:
+        report.parent.mkdir(parents=True, exist_ok=True)
+        report.write_text("")
+    for n, state in enumerate(states, 1):
+        task = tasks[state.task_id]
+        cands, prompt = revise_state(state, task, reviser, engine, k, tau, seed, coverage)
+        every.extend(cands)
+        if report is not None:
+            with open(report, "a") as f:
+                for c in cands:
+                    f.write(json.dumps(c.to_dict(), sort_keys=True) + "\n")
+        best = next((c for c in cands if c.reason == KEPT), None)
+        if log is not None:
+            gains = ", ".join(f"{c.gain:+.1f}" if c.status else c.reason for c in cands)
+            log(f"[{n}/{len(states)}] {state.key} cov {state.coverage:.1f}: gains [{gains}] -> "
+                + (f"kept k={best.k} ({best.gain:+.2f})" if best else "none kept"))
+        if best is None:
+            continue
+        meta = {"parse_error": "", "status": best.status, "coverage": best.coverage, "gain": best.gain,
+                "candidate": f"k{best.k}", "kind": best.kind, "tau": tau, "k": k,
+                "state_testbench": state.testbench}
+        state_info = {"key": state.key, "sample": state.sample, "round": state.round,
+                      "coverage": state.coverage}
+        rows.append(Row(task.id, stage, prompt, best.response, state_info, source, meta))
+    return rows, every

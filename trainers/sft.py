@@ -1,0 +1,182 @@
+"""Supervised fine-tuning on curated rows with trl's SFTTrainer, loss on the response only.
+
+Rows are conversational prompt-completion pairs (``prompt`` = the evaluation chat, ``completion`` =
+the assistant answer). trl renders both with the model's chat template and masks the prompt tokens
+(``completion_only_loss``), which needs no generation tags in the template, unlike
+``assistant_only_loss``. Rows longer than ``max_length`` are dropped and counted rather than
+truncated: truncation keeps the start, which is the prompt, and would cut the answer being learned.
+
+torch, transformers, trl and peft are imported inside functions: they are the ``[train]`` extra, and
+the rest of trainers/ (synthesis, sampling, rejection, curation) runs without them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from trainers.config import SFTConfig
+from trainers.synth import Row
+
+
+class MixedStagesError(ValueError):
+    """Rows of another stage were given to a stage's SFT: each stage trains on its own data only."""
+
+
+@dataclass
+class TrainSummary:
+    start_from: str
+    checkpoint: str
+    rows: int
+    rows_too_long: int
+    steps: int
+    losses: list[dict[str, float]] = field(default_factory=list)  # {"step", "loss", ...} per logged step
+    device: str = "cpu"
+
+    @property
+    def final_loss(self) -> float | None:
+        return self.losses[-1]["loss"] if self.losses else None
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["final_loss"] = self.final_loss
+        return d
+
+
+def check_single_stage(rows: list[Row], stage: int) -> None:
+    other = sorted({r.stage for r in rows} - {stage})
+    if other:
+        raise MixedStagesError(f"stage {stage} SFT got rows of stage(s) {other}: each stage trains only on "
+                               "its own rows, starting from the previous stage's checkpoint")
+
+
+def to_records(rows: list[Row]) -> list[dict[str, Any]]:
+    return [{"prompt": r.prompt, "completion": [{"role": "assistant", "content": r.response}]} for r in rows]
+
+
+def token_lengths(records: list[dict[str, Any]], tokenizer) -> list[int]:
+    out = []
+    for rec in records:
+        ids = tokenizer.apply_chat_template(rec["prompt"] + rec["completion"], tokenize=True)
+        if isinstance(ids, dict) or hasattr(ids, "keys"):
+            ids = ids["input_ids"]
+        out.append(len(ids))
+    return out
+
+
+def _loss_logger(path: Path):
+    from transformers import TrainerCallback
+
+    class LossLog(TrainerCallback):
+        """Append every logged training loss to train_log.jsonl as it happens."""
+
+        def __init__(self):
+            self.records: list[dict[str, float]] = []
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("")
+
+        def on_log(self, args, state, control, logs=None, **kwargs):
+            if not logs or "loss" not in logs:
+                return
+            rec = {"step": int(state.global_step), "loss": float(logs["loss"]),
+                   "epoch": float(logs.get("epoch") or 0.0)}
+            for k in ("learning_rate", "grad_norm", "num_tokens", "mean_token_accuracy"):
+                if k in logs:
+                    rec[k] = float(logs[k])
+            self.records.append(rec)
+            with open(path, "a") as f:
+                f.write(json.dumps(rec) + "\n")
+
+    return LossLog()
+
+
+def train(rows: list[Row], cfg: SFTConfig, start_from: str, out_dir: str | Path, stage: int,
+          log=print) -> TrainSummary:
+    """Fine-tune ``start_from`` (a model id or checkpoint folder) on ``rows``; write under ``out_dir``:
+    checkpoints/ (trainer checkpoints), final/ (model + tokenizer; merged when LoRA), adapter/ (LoRA
+    only), train_log.jsonl (loss per logged step) and train_summary.json."""
+    import torch
+    from datasets import Dataset
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from trl import SFTConfig as TrlSFTConfig
+    from trl import SFTTrainer
+
+    check_single_stage(rows, stage)
+    if not rows:
+        raise ValueError("no rows to train on (did curation or rejection keep nothing?)")
+    out = Path(out_dir)
+    tokenizer = AutoTokenizer.from_pretrained(start_from)
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    if not getattr(tokenizer, "chat_template", None):
+        raise ValueError(f"{start_from}: the tokenizer has no chat template, so prompts cannot be rendered "
+                         "the way evaluation renders them")
+
+    records = to_records(rows)
+    lengths = token_lengths(records, tokenizer)
+    kept = [r for r, n in zip(records, lengths, strict=True) if n <= cfg.max_length]
+    too_long = len(records) - len(kept)
+    if too_long:
+        log(f"sft: dropped {too_long} of {len(records)} rows longer than max_length {cfg.max_length} tokens "
+            f"(longest {max(lengths)})")
+    if not kept:
+        raise ValueError(f"every row is longer than sft.max_length={cfg.max_length} tokens")
+
+    cuda = torch.cuda.is_available()
+    bf16 = bool(cfg.bf16 and cuda and torch.cuda.is_bf16_supported())
+    model = AutoModelForCausalLM.from_pretrained(start_from, dtype=torch.bfloat16 if bf16 else torch.float32)
+
+    peft_config = None
+    if cfg.lora.enabled:
+        from peft import LoraConfig
+
+        peft_config = LoraConfig(r=cfg.lora.r, lora_alpha=cfg.lora.alpha, lora_dropout=cfg.lora.dropout,
+                                 target_modules=cfg.lora.target_modules, task_type="CAUSAL_LM")
+
+    args = TrlSFTConfig(
+        output_dir=str(out / "checkpoints"),
+        num_train_epochs=float(cfg.epochs),
+        max_steps=int(cfg.max_steps),
+        learning_rate=float(cfg.learning_rate),
+        lr_scheduler_type=cfg.lr_scheduler,
+        warmup_ratio=float(cfg.warmup_ratio),
+        weight_decay=float(cfg.weight_decay),
+        per_device_train_batch_size=cfg.per_device_batch_size,
+        gradient_accumulation_steps=cfg.gradient_accumulation_steps,
+        gradient_checkpointing=bool(cfg.gradient_checkpointing),
+        bf16=bf16,
+        max_length=cfg.max_length,
+        completion_only_loss=True,
+        packing=False,
+        logging_steps=cfg.logging_steps,
+        logging_first_step=True,
+        save_strategy="steps" if cfg.save_steps > 0 else "no",
+        save_steps=cfg.save_steps if cfg.save_steps > 0 else 500,
+        report_to="none",
+        seed=cfg.seed,
+        use_cpu=not cuda,
+        dataloader_num_workers=0,
+    )
+    losses = _loss_logger(out / "train_log.jsonl")
+    trainer = SFTTrainer(model=model, args=args, train_dataset=Dataset.from_list(kept),
+                         processing_class=tokenizer, peft_config=peft_config, callbacks=[losses])
+    result = trainer.train()
+    final = out / "final"
+    if peft_config is not None:
+        # Keep the adapter, and save the merged model as final/: the next stage and a vLLM server load
+        # final/ like any checkpoint, and the next stage's LoRA starts from it.
+        trainer.save_model(str(out / "adapter"))
+        trainer.model.merge_and_unload().save_pretrained(str(final))
+    else:
+        trainer.save_model(str(final))
+    tokenizer.save_pretrained(str(final))
+    bad = [r for r in losses.records if not math.isfinite(r["loss"])]
+    if bad:
+        log(f"sft: warning: {len(bad)} logged losses are not finite (first at step {bad[0]['step']})")
+    summary = TrainSummary(start_from=start_from, checkpoint=str(final), rows=len(kept), rows_too_long=too_long,
+                           steps=int(result.global_step), losses=losses.records, device="cuda" if cuda else "cpu")
+    (out / "train_summary.json").write_text(json.dumps(summary.to_dict(), indent=2))
+    return summary
