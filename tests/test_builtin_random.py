@@ -1,0 +1,229 @@
+"""builtin/random: port parsing, roles, planning from feedback, and real Verilator scores of its testbenches."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from harness.engine import Engine, EngineConfig
+from harness.models import ModelRequest, get_model
+from harness.models.builtin_random import constants_in, hot_values
+from harness.models.ports import _parse_pyslang, _parse_regex, classify, parse_ports
+from harness.parse import parse_response
+from harness.records import OK, TIMEOUT, ScoreResult, SourceFile, Target, UncoveredPoint
+from harness.tasks import Task
+
+# Sequential, active-low async reset, parameterized width; `match` needs din == 24'habcdef, which uniform
+# random stimulus essentially never produces.
+SEQ = """
+module acc #(parameter int W = 24, parameter int STEP = 3) (
+  input  logic         clk,
+  input  logic         rst_n,
+  input  logic         en,
+  input  logic [1:0]   op,
+  input  logic [W-1:0] din,
+  output logic [W-1:0] q,
+  output logic         match,
+  output logic         zero
+);
+  always_ff @(posedge clk or negedge rst_n) begin
+    if (!rst_n) begin
+      q <= '0;
+      match <= 1'b0;
+    end else if (en) begin
+      case (op)
+        2'd0: q <= q + W'(STEP);
+        2'd1: q <= q - din;
+        2'd2: q <= q ^ din;
+        default: q <= din;
+      endcase
+      if (din == 24'habcdef) match <= 1'b1;
+    end
+  end
+  assign zero = (q == '0);
+endmodule
+"""
+
+# Purely combinational.
+COMB = """
+module mux_alu (
+  input  logic [3:0] a,
+  input  logic [3:0] b,
+  input  logic [1:0] sel,
+  input  logic       inv,
+  output logic [4:0] y
+);
+  always_comb begin
+    case (sel)
+      2'b00: y = a + b;
+      2'b01: y = {1'b0, a & b};
+      2'b10: y = {1'b0, a | b};
+      default: y = (a > b) ? 5'd1 : 5'd0;
+    endcase
+    if (inv) y = ~y;
+  end
+endmodule
+"""
+
+# Verilog-2001 non-ANSI ports, active-high reset used with posedge, a signed input, an unpacked array
+# input, an inout and a second clock: the testbench must still compile.
+ODD = """
+module odd_ports (sys_clk, pclk, rst, sa, tbl, io, flag, cnt);
+  parameter N = 3;
+  input sys_clk;
+  input pclk;
+  input rst;
+  input signed [2*N-1:0] sa;
+  input [7:0] tbl [0:N];
+  inout [1:0] io;
+  output reg flag;
+  output reg [N:0] cnt;
+  always @(posedge sys_clk or posedge rst)
+    if (rst) flag <= 1'b0;
+    else flag <= (sa < 0) ^ tbl[1][0];
+  always @(posedge pclk)
+    if (rst) cnt <= 0;
+    else cnt <= cnt + 1'b1;
+  assign io = flag ? 2'b10 : 2'bzz;
+endmodule
+"""
+
+
+def make_task(name: str, module: str, rtl: str) -> Task:
+    return Task(id=f"unit/{name}", benchmark="unit", rtl_files=[SourceFile(f"{module}.sv", rtl)], spec_files=[],
+                dut_module=module, dut_instance="uut", instructions="", targets=[Target("uut", "overall", 90.0)])
+
+
+SEQ_TASK = make_task("acc", "acc", SEQ)
+COMB_TASK = make_task("mux_alu", "mux_alu", COMB)
+ODD_TASK = make_task("odd", "odd_ports", ODD)
+
+
+def answer(task: Task, **kw) -> str:
+    return get_model("builtin/random").complete(ModelRequest(messages=[], task=task, **kw)).text
+
+
+def make_tb(task: Task, **kw) -> str:
+    parsed = parse_response(answer(task, **kw))
+    assert parsed.ok, parsed.error
+    return parsed.testbench
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory) -> Engine:
+    return Engine(EngineConfig(cache_dir=tmp_path_factory.mktemp("cache"), run_seconds=30))
+
+
+# ---- ports and roles (no simulator) ----------------------------------------------------------------
+
+
+def test_ports_pyslang_and_regex_agree():
+    for task in (SEQ_TASK, COMB_TASK, ODD_TASK):
+        a = _parse_pyslang(task.rtl_files, task.dut_module)
+        b = _parse_regex(task.rtl_files, task.dut_module)
+        assert [(p.name, p.direction, p.width, p.unpacked) for p in a.ports] == \
+               [(p.name, p.direction, p.width, p.unpacked) for p in b.ports]
+    ports = {p.name: p for p in parse_ports(ODD_TASK.rtl_files, "odd_ports").ports}
+    assert ports["sa"].width == 6 and ports["sa"].signed
+    assert ports["tbl"].width == 8 and ports["tbl"].unpacked == ((0, 3),)
+    assert ports["io"].direction == "inout"
+
+
+def test_roles_from_names_and_usage():
+    seq = classify(parse_ports(SEQ_TASK.rtl_files, "acc"), SEQ)
+    assert seq.clocks == ["clk"] and seq.resets == {"rst_n": True}
+    assert [p.name for p in seq.data] == ["en", "op", "din"]
+    odd = classify(parse_ports(ODD_TASK.rtl_files, "odd_ports"), ODD)
+    assert odd.clocks == ["sys_clk", "pclk"] and odd.resets == {"rst": False}
+    comb = classify(parse_ports(COMB_TASK.rtl_files, "mux_alu"), COMB)
+    assert comb.clocks == [] and comb.resets == {}
+
+
+def test_unknown_module_is_a_clear_error():
+    from harness.models import ModelError
+
+    bad = make_task("missing", "not_here", SEQ)
+    with pytest.raises(ModelError, match="cannot read the ports of not_here"):
+        answer(bad)
+
+
+# ---- text properties (no simulator) ----------------------------------------------------------------
+
+
+def test_answer_is_formatted_like_an_llm_and_connects_every_port():
+    text = answer(SEQ_TASK)
+    assert text.startswith("tb.sv\n```systemverilog\n") and text.rstrip().endswith("```")
+    tb = make_tb(SEQ_TASK)
+    assert re.search(r"^module tb;", tb, re.M) and "$finish" in tb
+    assert re.search(r"\bacc uut \(", tb)
+    for port in ("clk", "rst_n", "en", "op", "din", "q", "match", "zero"):
+        assert f".{port}({port})" in tb
+    assert "logic [23:0] din;" in tb  # width of the default parameter value
+    assert "rst_n = ~active;" in tb  # active-low reset
+
+
+def test_deterministic_per_request():
+    assert answer(SEQ_TASK) == answer(SEQ_TASK)
+    assert answer(SEQ_TASK, sample=1) != answer(SEQ_TASK)
+    assert answer(SEQ_TASK, seed=2) != answer(SEQ_TASK)
+
+
+def test_constants_from_uncovered_text():
+    assert constants_in("if (din == 24'habcdef) match <= 1'b1;") == [0xABCDEF, 1]
+    assert constants_in("else if (count >= 200) x <= 4'b1x10;") == [0b1010, 200]
+    assert constants_in("y = a + b;") == []
+
+
+def seq_result_missing_match() -> ScoreResult:
+    return ScoreResult(status=OK, instance="uut", overall=80.0, uncovered=[
+        UncoveredPoint("uut", "line", "acc.sv", 22, "if", "if (din == 24'habcdef) match <= 1'b1;"),
+        UncoveredPoint("uut", "line", "acc.sv", 15, "if", "q <= '0;  // rst_n branch"),
+    ])
+
+
+def test_hot_values_go_to_the_named_input():
+    data = classify(parse_ports(SEQ_TASK.rtl_files, "acc"), SEQ).data
+    hot = hot_values(seq_result_missing_match(), data)
+    assert 0xABCDEF in hot["din"] and 0xABCDEE in hot["din"]
+    assert all(v < 4 for v in hot.get("op", []))  # only values that fit a 2-bit input
+
+
+def test_agentic_round_uses_feedback():
+    first = make_tb(SEQ_TASK)
+    second = make_tb(SEQ_TASK, round=1, testbench=first, result=seq_result_missing_match())
+    assert second != first
+    assert "ECOV_CYCLES = 8000;" in second and "ECOV_CYCLES = 4000;" in first
+    assert "din = 24'habcdef;" in second and "24'habcdef" not in first
+    assert "ECOV_RESET_ONE_IN = 40;" in second  # reset logic was uncovered: more resets
+    timed_out = make_tb(SEQ_TASK, round=2, testbench=second, result=ScoreResult(status=TIMEOUT))
+    assert "ECOV_CYCLES = 1000;" in timed_out
+
+
+# ---- real Verilator runs -------------------------------------------------------------------------
+
+
+def percents(res: ScoreResult) -> dict[str, float]:
+    return {m: f["percent"] for m, f in res.coverage.get("uut", {}).items()}
+
+
+@pytest.mark.parametrize("task", [SEQ_TASK, COMB_TASK, ODD_TASK], ids=lambda t: t.id)
+def test_random_testbench_compiles_runs_and_covers(engine, task):
+    res = engine.score(task.design, make_tb(task))
+    assert res.status == OK, (res.errors, res.log_tail)
+    assert res.overall > 0
+    assert percents(res)["line"] > 0
+
+
+def test_feedback_round_reaches_the_hidden_constant(engine):
+    tb0 = make_tb(SEQ_TASK)
+    res0 = engine.score(SEQ_TASK.design, tb0)
+    assert res0.status == OK
+    match_line = next(i for i, text in enumerate(SEQ.splitlines(), 1) if "24'habcdef" in text)
+    assert any(u.line == match_line and u.metric in ("line", "branch") for u in res0.uncovered), \
+        "round 0 unexpectedly hit din == 24'habcdef"
+    tb1 = make_tb(SEQ_TASK, round=1, testbench=tb0, result=res0)
+    res1 = engine.score(SEQ_TASK.design, tb1)
+    assert res1.status == OK
+    assert not any(u.line == match_line and u.metric in ("line", "branch") for u in res1.uncovered)
+    assert res1.overall > res0.overall
