@@ -1,0 +1,128 @@
+"""Calibration with real Verilator runs: reference ceilings, the target rules, the random-stimulus
+fallback, tasks that cannot be calibrated, and `ecov-data validate --write-targets` on a built folder.
+Few, small designs: each compile is cached by the engine, so reruns are quick."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from harness.builders import cvdp
+from harness.calibrate import (
+    Calibration,
+    Run,
+    apply_rule,
+    calibrate_task,
+    engine_scorer,
+    random_testbench,
+    rule_percent,
+    summary,
+    table,
+)
+from harness.cli.data import main
+from harness.dataset import load_benchmark
+from harness.records import SourceFile, Target
+from harness.tasks import Task
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+needs_shared = pytest.mark.skipif(not (SHARED / "cvdp-examples").is_dir(), reason="../shared/data is not present")
+
+
+@pytest.fixture(scope="module")
+def score():
+    return engine_scorer()
+
+
+def gf_task() -> Task:
+    return cvdp.build(SHARED / "cvdp-examples").tasks[0]
+
+
+def test_rule_percent_per_benchmark():
+    t = Target("uut", "overall", 90.0)
+    assert rule_percent("cvdp-ecov", t, 94.23, 90.0) == 90.0
+    assert rule_percent("cvdp-ecov", t, 81.7, 90.0) == 81.0
+    assert rule_percent("autoeval-ecov", t, 87.5, None) == 87.0
+    assert rule_percent("autoeval-ecov", t, 100.0, None) == 100.0
+    assert rule_percent("ecov-embedded", t, 99.0, None) == 90.0
+
+
+def test_uncalibrated_reasons_are_listed():
+    tgt = [Target("dut", "overall", 100.0)]
+    failed = Calibration("a", "autoeval-ecov", tgt, [Run("ref.sv", "compile_error", {}, 0.0, False, ["x.sv:3: syntax"])])
+    zero = Calibration("b", "autoeval-ecov", tgt, [Run("ref.sv", "ok", {"dut:overall": 0.0}, 0.0, False)])
+    assert "ref.sv: compile_error (x.sv:3: syntax)" in failed.problem and "ceiling 0%" in zero.problem
+    text = table([failed, zero])
+    assert "cannot be calibrated:" in text and "  a: no calibration run finished" in text
+    assert summary([failed, zero])["uncalibrated"] == 2
+
+
+def test_random_testbench_drives_a_clocked_design(score):
+    task = next(t for t in load_benchmark() if t.id == "updown_counter")
+    tb = random_testbench(task, cycles=400)
+    assert "always #5 clk = ~clk;" in tb and "rst_n = 1'b0;" in tb and "rst_n = 1'b1;" in tb
+    assert f"{task.dut_module} {task.dut_instance} (" in tb
+    res = score(task, tb, 1)
+    assert res.status == "ok", res.errors
+    assert res.metric_percent("dut", "line") > 50 and res.metric_percent("dut", "toggle") > 50
+
+
+@needs_shared
+def test_cvdp_rule_from_reference_ceiling(score):
+    task = gf_task()
+    cal = calibrate_task(task, score)
+    assert [r.tb for r in cal.runs] == ["gf_multiplier_tb.sv"] and cal.runs[0].status == "ok"
+    ceiling = cal.ceiling["uut:overall"]
+    assert 0 < ceiling <= 100 and cal.by == "gf_multiplier_tb.sv" and cal.problem == ""
+    new, why = apply_rule(task, cal)
+    assert why == "" and new.targets[0].percent == min(90.0, math.floor(ceiling))
+    assert new.source["upstream_target"] == "90" and new.source["ceiling"] == f"uut:overall={ceiling:.2f}"
+    assert new.source["calibration"] == "verilator: gf_multiplier_tb.sv"
+    res = score(new, new.reference_tbs[0].content, 1)
+    assert res.meets(new.targets)  # the rule never asks for more than the reference reaches
+
+
+@needs_shared
+def test_failing_reference_falls_back_to_random_stimulus(score):
+    task = gf_task()
+    task = replace(task, reference_tbs=[SourceFile("broken_tb.sv", "module broken_tb; initial begin x = ; end\n")])
+    cal = calibrate_task(task, score, random_cycles=300)
+    assert [(r.tb, r.status) for r in cal.runs][0] == ("broken_tb.sv", "compile_error")
+    assert cal.runs[1].tb == "random-stimulus" and cal.runs[1].status == "ok"
+    assert cal.by == "random-stimulus" and cal.problem == "" and cal.ceiling["uut:overall"] > 0
+
+
+def test_design_with_nothing_to_cover_is_left_out(score):
+    # like VerilogEval's Prob001_zero: a constant output, nothing a testbench can toggle or branch
+    rtl = "module const_out(output logic y);\n  assign y = 1'b0;\nendmodule\n"
+    tb = "module tb;\n  wire y;\n  const_out dut(.y(y));\n  initial #10 $finish;\nendmodule\n"
+    task = Task("const_out", "autoeval-ecov", [SourceFile("const_out.sv", rtl)], [], "const_out", "dut", "",
+                [Target("dut", "overall", 100.0)], reference_tbs=[SourceFile("tb.sv", tb)])
+    cal = calibrate_task(task, score)
+    new, why = apply_rule(task, cal)
+    assert cal.runs[0].status == "ok" and new is None and "ceiling 0%" in why
+
+
+@needs_shared
+def test_cli_validate_write_targets(tmp_path):
+    out = tmp_path / "cvdp"
+    runner = CliRunner()
+    assert runner.invoke(main, ["build", "cvdp-ecov", "--source", str(SHARED / "cvdp-examples"),
+                                "--out", str(out), "--format", "jsonl"]).exit_code == 0
+    r = runner.invoke(main, ["validate", str(out), "--write-targets", "--json", str(tmp_path / "cal.json"), "--quiet"])
+    assert r.exit_code == 0, r.output
+    assert "cvdp_copilot_gf_multiplier_0039" in r.output and "after the rule: 1/1" in r.output
+    report = json.loads((tmp_path / "cal.json").read_text())
+    ceiling = report["tasks"][0]["ceiling"]["uut:overall"]
+    [task] = load_benchmark(out)
+    assert task.targets[0].percent == min(90.0, math.floor(ceiling))
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["calibration"]["met_after"] == 1 and manifest["calibration"]["left_out"] == []
+    r = runner.invoke(main, ["validate", str(out), "--quiet"])  # engine cache: no new compile
+    assert r.exit_code == 0 and "1/1 tasks' targets met" in r.output
+    r = runner.invoke(main, ["validate", "ecov-embedded", "--write-targets"])
+    assert r.exit_code == 2 and "needs a built folder" in r.output
