@@ -1,0 +1,411 @@
+"""Leaderboard: submission format, verify (re-scoring with the real engine), static site build.
+
+The run folders are real: two testbenches for the embedded updown_counter are scored with Verilator
+(a weak one that misses the targets and the suite's reference one that meets them), and the rounds,
+samples and summary are written the way ecov-eval writes them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tarfile
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from harness.dataset import dataset_hash, load_benchmark
+from harness.engine import Engine, EngineConfig
+from harness.feedback import render_feedback
+from harness.metrics import sample_from_rounds
+from harness.records import ScoreResult
+from harness.results import RoundRecord, RunConfig, RunFolder
+from harness.run import build_summary
+from leaderboard import plots
+from leaderboard.cli import main as cli
+from leaderboard.site import build_site, line_diff
+from leaderboard.stats import group_rounds, histogram
+from leaderboard.submission import (
+    SubmissionError,
+    SubmissionMeta,
+    add_submission,
+    open_submission,
+    run_digest,
+)
+from leaderboard.verify import DIFFERS, VERIFIED, compare_scores, verify_submission
+
+TASK_ID = "updown_counter"
+
+WEAK_TB = """module tb;
+  logic clk = 0, rst_n = 0, en = 0, up = 1, load = 0, sat = 0;
+  logic [7:0] load_val = 0, count;
+  logic at_max, at_min, wrapped;
+  updown_counter dut (.*);
+  always #5 clk = ~clk;
+  initial begin
+    #12 rst_n = 1; en = 1;
+    repeat (5) @(posedge clk);
+    if (count <= 8'd5) $display("ok: count=%0d", count);
+    $finish;
+  end
+endmodule
+"""
+
+
+@pytest.fixture(scope="session")
+def task():
+    return next(t for t in load_benchmark("ecov-embedded") if t.id == TASK_ID)
+
+
+@pytest.fixture(scope="session")
+def scorer(tmp_path_factory):
+    """A real engine with a private cache: each distinct testbench is simulated once per session."""
+    engine = Engine(EngineConfig(cache_dir=tmp_path_factory.mktemp("engine-cache")))
+    return engine.score
+
+
+def write_run(root: Path, task, plan: dict[int, list[str | None]], score, *, model: str,
+              mode: str = "agentic", max_rounds: int = 2) -> Path:
+    """Write a run folder as ecov-eval does. ``plan`` maps sample -> testbench per round (None: no usable
+    answer, so the round keeps the previous testbench's result); a sample stops at its first pass."""
+    folder = RunFolder(root)
+    cfg = RunConfig(model=model, mode=mode, agent="memoryless" if mode == "agentic" else "direct",
+                    benchmark="ecov-embedded", dataset_hash=dataset_hash([task]), n_samples=len(plan),
+                    max_rounds=max_rounds, created="2026-12-01T10:00:00Z", task_ids=[task.id],
+                    harness_version="0.1.0", verilator_version="5.048")
+    folder.write_config(cfg)
+    for sample, tbs in plan.items():
+        recs, last, last_fb = [], None, ""
+        for r, tb in enumerate(tbs):
+            if tb is None:
+                res = last or ScoreResult(status="rejected", instance=task.dut_instance, errors=["no code block"])
+                rec = RoundRecord(task.id, sample, r, "h", "I am not sure.", "", "no code block",
+                                  "no code block\n\n" + last_fb, res.to_dict(), False, 900, 20, 0.0005)
+            else:
+                res = score(task.design, tb, 1)
+                last, last_fb = res, render_feedback(res, task.targets)
+                rec = RoundRecord(task.id, sample, r, "h", f"```systemverilog\n{tb}```", tb, "", last_fb,
+                                  res.to_dict(), res.meets(task.targets), 1200, 400 + r, 0.002)
+            folder.append_round(rec)
+            recs.append(rec)
+            if rec.passed:
+                break
+        folder.append_sample(sample_from_rounds(task.id, sample, recs))
+    folder.write_summary(build_summary(folder, cfg))
+    return root
+
+
+@pytest.fixture(scope="session")
+def runs(tmp_path_factory, task, scorer):
+    """Three real runs: a good agentic one, a weak agentic one, a direct one (2 distinct testbenches)."""
+    base = tmp_path_factory.mktemp("runs")
+    ref = task.reference_tbs[0].content
+    return {
+        "good": write_run(base / "good", task, {0: [WEAK_TB, ref], 1: [WEAK_TB, None]}, scorer,
+                          model="builtin/random"),
+        "weak": write_run(base / "weak", task, {0: [WEAK_TB, WEAK_TB]}, scorer, model="weak-model"),
+        "direct": write_run(base / "direct", task, {0: [ref]}, scorer, model="direct-model", mode="direct",
+                            max_rounds=1),
+    }
+
+
+def _meta(model="Good Model", size=4.0, type_="baseline"):
+    return SubmissionMeta(model=model, type=type_, date="2026-12-01", size_b=size, link="https://example.org/m")
+
+
+def _submission(tmp_path: Path, run: Path, name: str = "good", **kw) -> Path:
+    return add_submission(run, tmp_path / "subs", name, _meta(**kw))
+
+
+def _tamper_round(sub: Path, metric: str = "branch", delta: int = 1) -> tuple[int, int]:
+    """Edit one covered count of the DUT in the first scored round; return (old, new)."""
+    path = sub / "run" / "rounds.jsonl"
+    lines = path.read_text().splitlines()
+    d = json.loads(lines[0])
+    fig = d["result"]["coverage"]["dut"][metric]
+    old = fig["covered"]
+    fig["covered"] = old + delta
+    lines[0] = json.dumps(d, sort_keys=True)
+    path.write_text("\n".join(lines) + "\n")
+    return old, old + delta
+
+
+# ---- submission format --------------------------------------------------------------------------------
+
+
+def test_meta_problems_name_every_bad_field():
+    bad = SubmissionMeta(model=" ", type="closed", date="1/12/2026", size_b=-3, link="ftp://x")
+    text = "; ".join(bad.problems())
+    for word in ("model is empty", "type 'closed'", "date '1/12/2026'", "size_b -3", "link 'ftp://x'"):
+        assert word in text
+    assert _meta().problems() == []
+    with pytest.raises(SubmissionError, match="lacks model, date"):
+        SubmissionMeta.from_dict({"type": "api"})
+
+
+def test_add_copies_run_and_archive_opens(tmp_path, runs):
+    dest = _submission(tmp_path, runs["good"])
+    assert json.loads((dest / "submission.json").read_text())["size_b"] == 4.0
+    assert (dest / "run" / "rounds.jsonl").read_bytes() == (runs["good"] / "rounds.jsonl").read_bytes()
+    with pytest.raises(SubmissionError, match="already exists"):
+        _submission(tmp_path, runs["good"])
+
+    arch = add_submission(runs["weak"], tmp_path / "subs", "weak-arch", _meta(), archive=True, with_logs=False)
+    assert not (arch / "run").exists()
+    with tarfile.open(arch / "run.tar.gz") as tar:
+        assert "run/config.json" in tar.getnames()
+    with open_submission(arch) as sub:
+        assert sub.run.read_config().model == "weak-model"
+        assert run_digest(sub.run_dir) == run_digest(runs["weak"])
+        extracted = sub.run_dir
+    assert not extracted.exists()  # the temporary extraction is cleaned up
+
+
+def test_archive_with_path_escape_is_refused(tmp_path, runs):
+    sub = tmp_path / "evil"
+    sub.mkdir()
+    (sub / "submission.json").write_text(json.dumps(_meta().to_dict()))
+    with tarfile.open(sub / "run.tar.gz", "w:gz") as tar:
+        tar.add(runs["weak"] / "config.json", arcname="../../escaped.json")
+    with pytest.raises(SubmissionError, match="cannot extract"):
+        with open_submission(sub):
+            pass
+    assert not (tmp_path.parent / "escaped.json").exists()
+
+
+def test_cli_add_usage_errors_exit_2(tmp_path, runs):
+    r = CliRunner().invoke(cli, ["add", str(runs["good"]), "--name", "a b", "--model", "M", "--type", "api",
+                                 "--submissions", str(tmp_path)])
+    assert r.exit_code == 2 and "submission name 'a b'" in r.output
+    r = CliRunner().invoke(cli, ["add", str(tmp_path), "--name", "x", "--model", "M", "--type", "api",
+                                 "--submissions", str(tmp_path / "subs")])
+    assert r.exit_code == 2 and "not a run folder" in r.output
+    r = CliRunner().invoke(cli, ["add", str(runs["good"]), "--name", "x", "--model", "M", "--type", "closed"])
+    assert r.exit_code == 2 and "closed" in r.output
+    r = CliRunner().invoke(cli, ["add", str(runs["good"]), "--name", "ok", "--model", "M", "--type", "api",
+                                 "--size-b", "7", "--submissions", str(tmp_path / "subs")])
+    assert r.exit_code == 0, r.output
+    meta = json.loads((tmp_path / "subs" / "ok" / "submission.json").read_text())
+    assert meta == {"model": "M", "type": "api", "date": "2026-12-01", "size_b": 7.0, "link": "", "notes": ""}
+
+
+# ---- verify -------------------------------------------------------------------------------------------
+
+
+def test_verify_honest_submission_cli_without_cache(tmp_path, runs, task, monkeypatch):
+    """The CLI path: a fresh engine with its disk cache off, so a poisoned cache cannot vouch for a run."""
+    cache = tmp_path / "poisoned-cache"
+    monkeypatch.setenv("ECOV_CACHE_DIR", str(cache))
+    dest = _submission(tmp_path, runs["good"])
+    # Poison the cache entry of the weak testbench with made-up figures: verify must not read it.
+    engine = Engine(EngineConfig(cache_dir=cache))
+    key = engine.cache_key(task.design, WEAK_TB, 1)
+    fake = ScoreResult(status="ok", instance="dut", overall=99.0,
+                       coverage={"dut": {"line": {"covered": 9, "total": 9, "percent": 100.0}}})
+    path = cache / "scores" / key[:2] / f"{key}.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(fake.to_dict(timing=False)))
+    assert engine.score(task.design, WEAK_TB, 1).overall == 99.0  # a caching engine would believe it
+
+    r = CliRunner().invoke(cli, ["verify", str(dest), "--json", "-q"])
+    assert r.exit_code == 0, r.output
+    ver = json.loads(r.output)
+    assert ver["verdict"] == VERIFIED and ver["differences"] == []
+    rounds = RunFolder(dest / "run").rounds()
+    assert ver["checked_rounds"] == sum(1 for x in rounds if x.testbench) == 3
+    assert ver["skipped_rounds"] == 1 and ver["scored"] == 2 and ver["checked_samples"] == 2
+    assert json.loads((dest / "verification.json").read_text())["run_digest"] == run_digest(dest / "run")
+
+
+def test_verify_catches_one_edited_coverage_number(tmp_path, runs, scorer):
+    dest = _submission(tmp_path, runs["good"])
+    old, new = _tamper_round(dest, "branch", +2)
+    with open_submission(dest) as sub:
+        ver = verify_submission(sub, score=lambda d, tb, seed: scorer(d, tb, seed))
+    assert ver.verdict == DIFFERS
+    hits = [d for d in ver.differences if d.field == "coverage[dut][branch].covered"]
+    assert len(hits) == 1
+    d = hits[0]
+    assert (d.task_id, d.sample, d.round, d.submitted, d.rescored) == (TASK_ID, 0, 0, new, old)
+    assert "updown_counter / sample 0 / round 0: coverage[dut][branch].covered" in ver.report()
+
+
+def test_verify_cli_reports_differences_and_exits_1(tmp_path, runs, scorer, monkeypatch):
+    dest = _submission(tmp_path, runs["weak"], name="weak")
+    # Claim a pass the testbench never earned: edit samples.jsonl and the summary.
+    path = dest / "run" / "samples.jsonl"
+    rec = json.loads(path.read_text())
+    rec.update(passed=True, passed_round=1)
+    path.write_text(json.dumps(rec) + "\n")
+    summary = json.loads((dest / "run" / "summary.json").read_text())
+    summary["pass_rate"] = 100.0
+    (dest / "run" / "summary.json").write_text(json.dumps(summary))
+    # Score through the session's cached engine: these testbenches were simulated by the fixture already.
+    monkeypatch.setattr("leaderboard.verify.engine_score_fn", lambda: scorer)
+    r = CliRunner().invoke(cli, ["verify", str(dest), "-q"])
+    assert r.exit_code == 1
+    assert "DIFFERS" in r.output
+    assert "sample.passed: submitted True, re-scored False" in r.output
+    assert "summary.pass_rate: submitted 100.0, re-scored 0.0" in r.output
+    saved = json.loads((dest / "verification.json").read_text())
+    assert saved["verdict"] == DIFFERS and len(saved["differences"]) >= 3
+
+
+def test_verify_unknown_task_and_missing_folder(tmp_path, runs, scorer, monkeypatch):
+    dest = _submission(tmp_path, runs["direct"], name="direct")
+    path = dest / "run" / "rounds.jsonl"
+    path.write_text(path.read_text().replace(f'"task_id": "{TASK_ID}"', '"task_id": "no_such_task"'))
+    with open_submission(dest) as sub:
+        ver = verify_submission(sub, score=scorer)
+    assert ver.verdict == DIFFERS
+    assert any(d.field == "task" and d.task_id == "no_such_task" for d in ver.differences)
+    r = CliRunner().invoke(cli, ["verify", str(tmp_path / "nope")])
+    assert r.exit_code == 2 and "not a submission folder" in r.output
+
+
+def test_compare_scores_lists_each_figure():
+    sub = {"status": "ok", "overall": 50.0, "uncovered_total": 3,
+           "coverage": {"uut": {"line": {"covered": 5, "total": 10, "percent": 50.0}}}}
+    res = ScoreResult(status="ok", overall=50.0, uncovered_total=3,
+                      coverage={"uut": {"line": {"covered": 5, "total": 10, "percent": 50.0}}})
+    assert compare_scores(sub, res) == []
+    res.coverage["uut"]["line"] = {"covered": 6, "total": 10, "percent": 60.0}
+    res.coverage["uut.u_sub"] = {"line": {"covered": 1, "total": 1, "percent": 100.0}}
+    res.status = "no_finish"
+    assert compare_scores(sub, res) == [
+        ("status", "ok", "no_finish"),
+        ("coverage[uut][line].covered", 5, 6),
+        ("coverage[uut][line].percent", 50.0, 60.0),
+        ("coverage[uut.u_sub][line]", None, {"covered": 1, "total": 1, "percent": 100.0}),
+    ]
+
+
+# ---- site ---------------------------------------------------------------------------------------------
+
+
+def _verify_with(sub_dir: Path, scorer) -> None:
+    with open_submission(sub_dir) as sub:
+        ver = verify_submission(sub, score=scorer)
+    sub.verification_path.write_text(json.dumps(ver.to_dict()))
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory, runs, scorer):
+    """Submissions: good (verified), weak (tampered: differs), direct (verified), weak-again (stale)."""
+    root = tmp_path_factory.mktemp("lb")
+    subs = root / "subs"
+    good = add_submission(runs["good"], subs, "good", _meta("Good Model", 4.0, "baseline"))
+    weak = add_submission(runs["weak"], subs, "weak", _meta("Weak Model", 30.0, "open-weights"))
+    direct = add_submission(runs["direct"], subs, "direct", _meta("Direct Model", None, "api"))
+    stale = add_submission(runs["weak"], subs, "stale", _meta("Stale Model", 1.5, "trained"), archive=True)
+    for s in (good, direct, stale):
+        _verify_with(s, scorer)
+    _tamper_round(weak, "toggle", -1)
+    _verify_with(weak, scorer)
+    # The stale one changes after its verification: replace its archive with an edited run.
+    work = root / "restage"
+    with tarfile.open(stale / "run.tar.gz") as tar:
+        tar.extractall(work, filter="data")
+    (work / "run" / "summary.json").write_text(json.dumps({"pass_rate": 0.0}))
+    with tarfile.open(stale / "run.tar.gz", "w:gz") as tar:
+        tar.add(work / "run", arcname="run")
+    (subs / "broken").mkdir()
+    (subs / "broken" / "submission.json").write_text("{}")
+    report = build_site(subs, root / "site")
+    return root / "site", report
+
+
+def test_build_index_tables_marks_and_paper(site):
+    out, report = site
+    assert sorted(report.entries) == ["direct", "good", "stale", "weak"]
+    assert report.skipped == ["broken: submission.json lacks model, type, date"]
+    assert report.tables == ["ecov-embedded/agentic", "ecov-embedded/direct"]
+    html = (out / "index.html").read_text()
+    boards = re.findall(r'<section class="board" id="([^"]+)">', html)
+    assert boards == ["ecov-embedded-agentic", "ecov-embedded-direct"]
+    agentic = html.split('id="ecov-embedded-agentic"')[1].split("</table>")[0]
+    names = re.findall(r'data-name="([^"]+)"', agentic)
+    assert names == ["good", "stale", "weak"]  # good passes one sample of two; the others none
+    good_row = agentic.split('data-name="good"')[1].split("</tr>")[0]
+    cells = re.findall(r'<td class="num[^"]*" data-sort="([^"]*)"', good_row)
+    assert cells[1:4] == ["4.0", "50.0", "67.88"]  # size, pass %, avg coverage ((100 + 35.76) / 2)
+    assert 'class="mark mark-verified"' in good_row
+    assert 'mark-differs' in agentic.split('data-name="weak"')[1].split("</tr>")[0]
+    assert 'mark-stale' in agentic.split('data-name="stale"')[1].split("</tr>")[0]
+    assert "Cadence Xcelium" in html and "NOT comparable" in html and "69.2" in html and "63.9" in html
+    for svg in re.findall(r"<svg.*?</svg>", html, re.S):
+        ET.fromstring(svg)  # every chart is well-formed SVG
+
+
+def test_site_is_self_contained(site):
+    out, _ = site
+    pages = list(out.rglob("*.html"))
+    assert len(pages) >= 9
+    for page in pages:
+        text = page.read_text()
+        assert not re.search(r'<(script|link|img|iframe)[^>]+(src|href)="(https?:)?//', text), page
+        assert "@import" not in text and "fonts.googleapis" not in text
+        for ref in re.findall(r'(?:src|href)="([^"#]+)"', text):
+            if not ref.startswith(("http://", "https://")):
+                assert (page.parent / ref).resolve().exists(), f"{page}: broken link {ref}"
+    css = (out / "static" / "site.css").read_text()
+    assert "url(" not in css and "@font-face" not in css
+
+
+def test_submission_and_trajectory_pages(site, task):
+    out, _ = site
+    page = (out / "s" / "good" / "index.html").read_text()
+    assert "Good Model" in page and "memoryless agent, up to 2 rounds" in page
+    assert '<a href="t/updown_counter.html">updown_counter</a>' in page
+    traj = (out / "s" / "good" / "t" / "updown_counter.html").read_text()
+    assert "passed at round 2" in traj and "not passed" in traj
+    assert "if (count &lt;= 8&#39;d5)" in traj  # testbench text is escaped, not markup
+    assert "Change from the previous testbench" in traj and 'class="d-add"' in traj
+    assert "Answer gave no testbench: no code block" in traj
+    assert "5/14" in traj and "14/14" in traj  # branch coverage of the weak and the reference testbench
+    report = (out / "s" / "weak" / "verification.html").read_text()
+    assert "coverage[dut][toggle].covered" in report
+    assert json.loads((out / "s" / "good" / "data" / "verification.json").read_text())["verdict"] == VERIFIED
+
+
+def test_cli_build(tmp_path, site):
+    out, _ = site
+    r = CliRunner().invoke(cli, ["build", "--submissions", str(tmp_path / "missing"), "--out", str(tmp_path)])
+    assert r.exit_code == 2 and "not a folder of submissions" in r.output
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    r = CliRunner().invoke(cli, ["build", "--submissions", str(subs), "--out", str(tmp_path / "site")])
+    assert r.exit_code == 0 and "0 submissions" in r.output
+    assert "No submissions yet" in (tmp_path / "site" / "index.html").read_text()
+
+
+# ---- small pure parts ---------------------------------------------------------------------------------
+
+
+def test_histogram_and_diff_and_grouping():
+    assert histogram([0, 9.99, 10, 55, 100, 100], bins=10) == [2, 1, 0, 0, 0, 1, 0, 0, 0, 2]
+    diff = line_diff("a\nb\nc\n", "a\nB\nc\n")
+    assert ("del", "-b") in diff and ("add", "+B") in diff
+    recs = [RoundRecord("t", 0, r, "", "", "x", "", "", {}, False) for r in (0, 1, 0)]
+    assert [len(v) for v in group_rounds(recs).values()] == [1]  # a round 0 starts a new attempt
+
+
+def test_plots_are_wellformed_svg():
+    for svg in (plots.line_chart([("a <b>", [0, 50, 100]), ("c", [10])], "t & u"),
+                plots.histogram_chart([1, 0, 3], "h"),
+                plots.scatter_chart([(4, 69.2, "x"), (30, 63.9, "y"), (0, 1, "no size")], "s"),
+                plots.scatter_chart([], "empty"), plots.line_chart([], "empty")):
+        root = ET.fromstring(svg)
+        assert root.tag.endswith("svg")
+    assert "a &lt;b&gt;" in plots.line_chart([("a <b>", [1, 2])], "t")
+
+
+def test_packaged_assets_exist():
+    here = Path(__file__).resolve().parents[1] / "leaderboard"
+    for rel in ("templates/index.html.j2", "static/site.css", "static/site.js", "paper_results.json"):
+        assert (here / rel).is_file()
+    paper = json.loads((here / "paper_results.json").read_text())
+    assert {r["pass_rate"] for r in paper["rows"]} == {69.2, 63.9}
+    assert "not comparable" in paper["label"].lower()
