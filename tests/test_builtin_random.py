@@ -8,7 +8,7 @@ import pytest
 
 from harness.engine import Engine, EngineConfig
 from harness.models import ModelRequest, get_model
-from harness.models.builtin_random import constants_in, hot_values
+from harness.models.builtin_random import Plan, constants_in, hot_values
 from harness.models.ports import _parse_pyslang, _parse_regex, classify, parse_ports
 from harness.parse import parse_response
 from harness.records import OK, TIMEOUT, ScoreResult, SourceFile, Target, UncoveredPoint
@@ -193,11 +193,19 @@ def test_agentic_round_uses_feedback():
     first = make_tb(SEQ_TASK)
     second = make_tb(SEQ_TASK, round=1, testbench=first, result=seq_result_missing_match())
     assert second != first
-    assert "ECOV_CYCLES = 8000;" in second and "ECOV_CYCLES = 4000;" in first
+    plan0, plan1 = Plan.from_testbench(first), Plan.from_testbench(second)
+    # Round 1 replays round 0's segment, then runs a twice longer one steered by the feedback.
+    assert plan1.segments[0] == plan0.segments[0]
+    assert [s.cycles for s in plan1.segments] == [4000, 8000]
+    assert "ecov_run(4000);" in second and "ecov_run(8000);" in second
     assert "din = 24'habcdef;" in second and "24'habcdef" not in first
-    assert "ECOV_RESET_ONE_IN = 40;" in second  # reset logic was uncovered: more resets
+    assert plan1.segments[1].reset_one_in == 40  # reset logic was uncovered: more resets
+    assert "ecov_reset_one_in = 40;" in second
     timed_out = make_tb(SEQ_TASK, round=2, testbench=second, result=ScoreResult(status=TIMEOUT))
-    assert "ECOV_CYCLES = 1000;" in timed_out
+    assert [s.cycles for s in Plan.from_testbench(timed_out).segments] == [3000]
+    # A testbench that is not ours (another agent's) just starts a fresh plan.
+    other = make_tb(SEQ_TASK, round=1, testbench="module tb; endmodule", result=seq_result_missing_match())
+    assert len(Plan.from_testbench(other).segments) == 1
 
 
 # ---- real Verilator runs -------------------------------------------------------------------------
@@ -227,3 +235,7 @@ def test_feedback_round_reaches_the_hidden_constant(engine):
     assert res1.status == OK
     assert not any(u.line == match_line and u.metric in ("line", "branch") for u in res1.uncovered)
     assert res1.overall > res0.overall
+    # Round 1 replays round 0's stimulus first, so no metric of any instance drops.
+    for inst, metrics in res0.coverage.items():
+        for metric, fig in metrics.items():
+            assert res1.coverage[inst][metric]["covered"] >= fig["covered"], (inst, metric)

@@ -17,9 +17,10 @@ pure function of (task, sample, round, seed, last result).
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 from harness.models.base import Completion, ModelError, ModelRequest
 from harness.models.ports import INPUT, ModulePorts, Port, PortParseError, Roles, classify, parse_ports
@@ -35,27 +36,57 @@ RESET_ONE_IN_HOT = 40  # when reset logic is uncovered
 MAX_HOT = 24  # hot constants kept per input
 HALF_PERIODS = (5, 7, 11, 13, 17, 19, 23)  # ns; distinct primes keep several clocks out of phase
 
-# Mode weights per phase profile: zero, ones, walk1, walk0, random, corner, hold.
+# Mode weights per phase profile: zero, ones, walk1, walk0, uniform, corner, bits (per-bit density).
 PROFILES = (
-    (5, 5, 5, 5, 60, 10, 10),  # mostly random
-    (10, 10, 10, 10, 15, 40, 5),  # corner-heavy
-    (5, 5, 5, 5, 20, 10, 50),  # slow: values held for many cycles
-    (30, 10, 5, 5, 30, 10, 10),  # sparse: mostly zeros
+    (5, 5, 5, 5, 55, 10, 15),  # mostly uniform
+    (10, 10, 10, 10, 10, 40, 10),  # corner-heavy
+    (5, 10, 5, 5, 20, 10, 45),  # per-bit density: vectors of requests/enables mostly high or low
+    (35, 5, 5, 5, 25, 10, 15),  # sparse: mostly zeros
 )
-DENSITIES = (3, 20, 50, 80, 97)  # percent high for 1-bit inputs, drawn per phase
+DENSITIES = (3, 20, 50, 80, 97)  # percent of bits high, drawn per phase and input
+CHANGES = (100, 100, 30, 5, 0)  # percent chance an input takes a new value in a cycle (0: held all phase)
+PLAN_TAG = "// ecov-random-plan: "
+
+
+@dataclass
+class Segment:
+    """One reseeded stretch of stimulus: reset, then ``cycles`` cycles of phases."""
+
+    seed: int
+    cycles: int
+    reset_one_in: int = RESET_ONE_IN
+    hot: dict[str, list[int]] = field(default_factory=dict)
+    hot_pct: int = 0
 
 
 @dataclass
 class Plan:
-    """Everything that varies between rounds; the rest follows from the ports."""
+    """The segments to run, in order. An agentic round keeps the earlier rounds' segments (so coverage
+    never drops) and appends a longer one steered by the last result."""
 
-    seed: int
-    cycles: int
-    reset_one_in: int
-    hot: dict[str, list[int]] = field(default_factory=dict)
-    hot_pct: int = 0
+    segments: list[Segment]
     round: int = 0
     sample: int = 0
+
+    @property
+    def cycles(self) -> int:
+        return sum(s.cycles for s in self.segments)
+
+    def to_json(self) -> str:
+        return json.dumps({"round": self.round, "sample": self.sample,
+                           "segments": [asdict(s) for s in self.segments]}, sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_testbench(cls, text: str | None) -> Plan | None:
+        """The plan embedded in one of our earlier testbenches, None for any other text."""
+        for line in (text or "").splitlines():
+            if line.startswith(PLAN_TAG):
+                try:
+                    d = json.loads(line[len(PLAN_TAG):])
+                    return cls([Segment(**s) for s in d["segments"]], d.get("round", 0), d.get("sample", 0))
+                except (ValueError, TypeError, KeyError):
+                    return None
+        return None
 
 
 class RandomModel:
@@ -94,19 +125,27 @@ def derive_seed(task_id: str, sample: int, round_: int, seed: int) -> int:
 
 def make_plan(task: Task, roles: Roles, req: ModelRequest, base_cycles: int = BASE_CYCLES) -> Plan:
     seed = derive_seed(task.id, req.sample, req.round, req.seed)
-    cycles = min(MAX_CYCLES, base_cycles * 2 ** min(req.round, 16))
-    plan = Plan(seed=seed, cycles=cycles, reset_one_in=RESET_ONE_IN, round=req.round, sample=req.sample)
     res = req.result
     if res is None:
-        return plan
-    if res.status == TIMEOUT:  # the last run was too long: shrink instead of growing
-        plan.cycles = max(MIN_CYCLES, base_cycles // 2 ** min(req.round, 8))
+        return Plan([Segment(seed, base_cycles)], req.round, req.sample)
+    earlier = Plan.from_testbench(req.testbench)
+    kept = list(earlier.segments) if earlier else []
+    cycles = base_cycles * 2 ** min(req.round, 16)
+    if res.status == TIMEOUT:  # the last run was too long: start over, shorter
+        kept = []
+        cycles = max(MIN_CYCLES, (earlier.cycles if earlier else base_cycles) // 4)
+    room = MAX_CYCLES - sum(s.cycles for s in kept)
+    if room < MIN_CYCLES:  # the budget is spent: keep the earliest segments that fit
+        while kept and MAX_CYCLES - sum(s.cycles for s in kept) < base_cycles:
+            kept.pop()
+        room = MAX_CYCLES - sum(s.cycles for s in kept)
+    seg = Segment(seed, max(MIN_CYCLES, min(cycles, room)))
     if roles.resets and reset_uncovered(res, roles):
-        plan.reset_one_in = RESET_ONE_IN_HOT
-    plan.hot = hot_values(res, roles.data)
-    if plan.hot:
-        plan.hot_pct = 30 if res.status == OK else 15
-    return plan
+        seg.reset_one_in = RESET_ONE_IN_HOT
+    seg.hot = hot_values(res, roles.data)
+    if seg.hot:
+        seg.hot_pct = 30 if res.status == OK else 15
+    return Plan([*kept, seg], req.round, req.sample)
 
 
 _RESET_WORDS = re.compile(r"\b\w*(rst|reset)\w*\b", re.I)
@@ -218,35 +257,62 @@ def _cast(p: Port, expr: str) -> str:
     return f"{p.type_name}'({expr})" if p.type_name else expr
 
 
+def _is_bit(p: Port) -> bool:
+    return p.width == 1 and not p.is_array and not p.type_name
+
+
+def _case(selector: str, arms: list[tuple[str, str]], indent: str) -> list[str]:
+    """A case statement whose last arm is the default (so every path assigns)."""
+    out = [f"{indent}case ({selector})"]
+    for i, (label, stmt) in enumerate(arms):
+        out.append(f"{indent}  {'default' if i == len(arms) - 1 else label}: {stmt}")
+    out.append(f"{indent}endcase")
+    return out
+
+
+def _hot_arms(p: Port, plan: Plan, indent: str) -> list[str]:
+    """Mode 7: a constant from the uncovered points of the segment being run."""
+    arms = []
+    for i, seg in enumerate(plan.segments):
+        values = seg.hot.get(p.name) or []
+        if values:
+            inner = _case(f"$urandom_range({len(values) - 1})",
+                          [(str(k), f"{p.name} = {_cast(p, lit(p.width, v))};") for k, v in enumerate(values)],
+                          indent + "    ")
+            arms.append((str(i), "begin\n" + "\n".join(inner) + f"\n{indent}  end"))
+    arms.append(("", f"{p.name} = {_cast(p, rand_expr(p.width))};"))
+    return _case("ecov_seg", arms, indent)
+
+
 def _vector_driver(p: Port, plan: Plan) -> list[str]:
     w, n = p.width, p.name
-    corners = corner_values(w)
-    hot = plan.hot.get(n, [])
+    hot = any(seg.hot.get(n) for seg in plan.segments)
     shift = f"({lit(w, 1)} << (ecov_cycle % {w}))"
-    lines = [f"    // {n}: {w} bit{'s' if w > 1 else ''}"]
+    bits = (f"for (int k = 0; k < {w}; k++) {n}[k] = ($urandom_range(99) < ecov_dens_{n});"
+            if not p.type_name else f"{n} = {_cast(p, rand_expr(w))};")
+    corners = [(str(k), f"{n} = {_cast(p, lit(w, v))};") for k, v in enumerate(corner_values(w))]
+    lines = [f"    // {n}: {w} bits", f"    if (fresh || $urandom_range(99) < ecov_chg_{n}) begin"]
     if hot:
-        lines.append(f"    if ($urandom_range(99) < {plan.hot_pct}) ecov_m = 7; else ecov_m = ecov_pick_mode();")
+        lines.append("      if (ecov_hot_pct != 0 && $urandom_range(99) < ecov_hot_pct) ecov_m = 7;")
+        lines.append("      else ecov_m = ecov_pick_mode();")
     else:
-        lines.append("    ecov_m = ecov_pick_mode();")
-    lines.append("    case (ecov_m)")
-    lines.append(f"      0: {n} = {_cast(p, lit(w, 0))};")
-    lines.append(f"      1: {n} = {_cast(p, lit(w, -1))};")
-    lines.append(f"      2: {n} = {_cast(p, shift)};")
-    lines.append(f"      3: {n} = {_cast(p, '~' + shift)};")
-    lines.append(f"      4: {n} = {_cast(p, rand_expr(w))};")
-    lines.append(f"      5: case ($urandom_range({len(corners) - 1}))")
-    for i, v in enumerate(corners):
-        label = "default" if i == len(corners) - 1 else str(i)
-        lines.append(f"           {label}: {n} = {_cast(p, lit(w, v))};")
-    lines.append("         endcase")
+        lines.append("      ecov_m = ecov_pick_mode();")
+    lines.append("      case (ecov_m)")
+    lines.append(f"        0: {n} = {_cast(p, lit(w, 0))};")
+    lines.append(f"        1: {n} = {_cast(p, lit(w, -1))};")
+    lines.append(f"        2: {n} = {_cast(p, shift)};")
+    lines.append(f"        3: {n} = {_cast(p, '~' + shift)};")
+    lines.append(f"        4: {n} = {_cast(p, rand_expr(w))};")
+    lines.append("        5: begin")
+    lines.extend(_case(f"$urandom_range({len(corners) - 1})", corners, "          "))
+    lines.append("        end")
     if hot:
-        lines.append(f"      7: case ($urandom_range({len(hot) - 1}))")
-        for i, v in enumerate(hot):
-            label = "default" if i == len(hot) - 1 else str(i)
-            lines.append(f"           {label}: {n} = {_cast(p, lit(w, v))};")
-        lines.append("         endcase")
-    lines.append(f"      default: {n} = {n};  // hold")
-    lines.append("    endcase")
+        lines.append("        7: begin")
+        lines.extend(_hot_arms(p, plan, "          "))
+        lines.append("        end")
+    lines.append(f"        default: {bits}")
+    lines.append("      endcase")
+    lines.append("    end")
     return lines
 
 
@@ -254,57 +320,54 @@ def _array_driver(p: Port) -> list[str]:
     idx = [f"ecov_i{k}" for k in range(len(p.unpacked))]
     ref = p.name + "".join(f"[{i}]" for i in idx)
     w = p.width
-    elem = (lambda e: f"{p.type_name}'({e})") if p.type_name else (lambda e: e)
     return [
         f"    // {p.name}: unpacked array of {w}-bit elements",
-        "    ecov_m = ecov_pick_mode();",
-        f"    foreach ({p.name}[{', '.join(idx)}])",
-        "      case (ecov_m)",
-        f"        0: {ref} = {elem(lit(w, 0))};",
-        f"        1: {ref} = {elem(lit(w, -1))};",
-        f"        6: {ref} = {ref};",
-        f"        default: {ref} = {elem(rand_expr(w))};",
-        "      endcase",
+        f"    if (fresh || $urandom_range(99) < ecov_chg_{p.name}) begin",
+        "      ecov_m = ecov_pick_mode();",
+        f"      foreach ({p.name}[{', '.join(idx)}])",
+        "        case (ecov_m)",
+        f"          0: {ref} = {_cast(p, lit(w, 0))};",
+        f"          1: {ref} = {_cast(p, lit(w, -1))};",
+        f"          default: {ref} = {_cast(p, rand_expr(w))};",
+        "        endcase",
+        "    end",
     ]
 
 
 def _bit_driver(p: Port) -> list[str]:
-    return [f"    {p.name} = ($urandom_range(99) < ecov_dens_{p.name});"]
+    n = p.name
+    return [f"    if (fresh || $urandom_range(99) < ecov_chg_{n}) {n} = ($urandom_range(99) < ecov_dens_{n});"]
 
 
-def _is_bit(p: Port) -> bool:
-    return p.width == 1 and not p.is_array and not p.type_name
+def _choice_function(name: str, values: tuple[int, ...]) -> list[str]:
+    arms = [(str(i), f"return {v};") for i, v in enumerate(values)]
+    return [f"  function automatic int unsigned {name}();",
+            *_case(f"$urandom_range({len(values) - 1})", arms, "    "), "  endfunction", ""]
 
 
 def render(task: Task, mp: ModulePorts, roles: Roles, plan: Plan) -> str:
     clocks, resets, data = roles.clocks, roles.resets, roles.data
-    bits = [p for p in data if _is_bit(p)]
+    tick = f"@(negedge {clocks[0]})" if clocks else "#10"
     L: list[str] = []
     add = L.append
     add(f"// builtin/random: constrained-random testbench for {task.dut_module}")
-    add(f"// task {task.id}, sample {plan.sample}, round {plan.round}: {plan.cycles} cycles, seed {plan.seed}")
+    add(f"// task {task.id}, sample {plan.sample}, round {plan.round}: {len(plan.segments)} segment(s), "
+        f"{plan.cycles} cycles")
     add(f"// clocks: {', '.join(clocks) or 'none'}; resets: "
         + (", ".join(f"{r} (active {'low' if lo else 'high'})" for r, lo in resets.items()) or "none"))
+    add(PLAN_TAG + plan.to_json())
     add("`timescale 1ns/1ps")
     add("module tb;")
-    add(f"  localparam int unsigned ECOV_SEED = 32'd{plan.seed};")
-    add(f"  localparam int unsigned ECOV_CYCLES = {plan.cycles};")
-    add(f"  localparam int unsigned ECOV_RESET_ONE_IN = {plan.reset_one_in};")
-    add("")
     for p in mp.ports:
         add(decl(p, "logic" if p.direction == INPUT else "wire"))
     add("")
-    add("  int unsigned ecov_cycle;")
-    add("  int unsigned ecov_profile;")
-    add("  int unsigned ecov_phase_left;")
-    add("  int unsigned ecov_reset_left;")
-    add("  int unsigned ecov_m;")
-    for p in bits:
-        add(f"  int unsigned ecov_dens_{p.name};")
+    for v in ("cycle", "profile", "phase_left", "reset_left", "reset_one_in", "m", "seg", "hot_pct"):
+        add(f"  int unsigned ecov_{v};")
+    for p in data:
+        add(f"  int unsigned ecov_dens_{p.name}, ecov_chg_{p.name};")
     add("")
-    conns = [f"    .{p.name}({p.name})" for p in mp.ports]
     add(f"  {task.dut_module} {task.dut_instance} (")
-    add(",\n".join(conns))
+    add(",\n".join(f"    .{p.name}({p.name})" for p in mp.ports))
     add("  );")
     add("")
     for i, c in enumerate(clocks):
@@ -312,34 +375,27 @@ def render(task: Task, mp: ModulePorts, roles: Roles, plan: Plan) -> str:
         add(f"  always #{HALF_PERIODS[i % len(HALF_PERIODS)]} {c} = ~{c};")
     if clocks:
         add("")
-    # mode picker
     add("  function automatic int unsigned ecov_pick_mode();")
     add("    int unsigned r;")
     add("    r = $urandom_range(99);")
-    add("    case (ecov_profile)")
+    arms = []
     for k, weights in enumerate(PROFILES):
         acc, conds = 0, []
         for mode, wgt in enumerate(weights[:-1]):
             acc += wgt
             conds.append(f"if (r < {acc}) return {mode};")
-        label = "default" if k == len(PROFILES) - 1 else str(k)
-        add(f"      {label}: begin {' else '.join(conds)} else return {len(weights) - 1}; end")
-    add("    endcase")
+        arms.append((str(k), f"begin {' else '.join(conds)} else return {len(weights) - 1}; end"))
+    L.extend(_case("ecov_profile", arms, "    "))
     add("  endfunction")
     add("")
-    add("  function automatic int unsigned ecov_pick_density();")
-    add(f"    case ($urandom_range({len(DENSITIES) - 1}))")
-    for i, d in enumerate(DENSITIES):
-        label = "default" if i == len(DENSITIES) - 1 else str(i)
-        add(f"      {label}: return {d};")
-    add("    endcase")
-    add("  endfunction")
-    add("")
+    L.extend(_choice_function("ecov_pick_density", DENSITIES))
+    L.extend(_choice_function("ecov_pick_change", CHANGES))
     add("  task automatic ecov_new_phase();")
     add(f"    ecov_profile = $urandom_range({len(PROFILES) - 1});")
-    add("    ecov_phase_left = 32 + $urandom_range(223);")
-    for p in bits:
+    add("    ecov_phase_left = (16 << $urandom_range(6)) + $urandom_range(15);")
+    for p in data:
         add(f"    ecov_dens_{p.name} = ecov_pick_density();")
+        add(f"    ecov_chg_{p.name} = ecov_pick_change();")
     add("  endtask")
     add("")
     add("  task automatic ecov_drive_zero();")
@@ -352,7 +408,7 @@ def render(task: Task, mp: ModulePorts, roles: Roles, plan: Plan) -> str:
             add(f"    {p.name} = {_cast(p, lit(p.width, 0))};")
     add("  endtask")
     add("")
-    add("  task automatic ecov_drive();")
+    add("  task automatic ecov_drive(bit fresh);")
     for p in data:
         if _is_bit(p):
             L.extend(_bit_driver(p))
@@ -367,36 +423,47 @@ def render(task: Task, mp: ModulePorts, roles: Roles, plan: Plan) -> str:
         add(f"    {r} = {'~' if low else ''}active;")
     add("  endtask")
     add("")
-    tick = f"@(negedge {clocks[0]})" if clocks else "#10"
-    add("  initial begin")
-    add("    void'($urandom(ECOV_SEED));")
-    add("    ecov_cycle = 0;")
-    add("    ecov_reset_left = 0;")
+    add("  // One segment: reset, then phases of biased stimulus with occasional mid-run resets.")
+    add("  task automatic ecov_run(int unsigned cycles);")
+    add("    bit fresh;")
     add("    ecov_new_phase();")
     add("    ecov_drive_zero();")
+    add("    ecov_reset_left = 0;")
     if resets:
         add("    ecov_set_reset(1'b1);")
         add(f"    repeat (5) {tick};")
         add("    ecov_set_reset(1'b0);")
     else:
         add(f"    repeat (2) {tick};")
-    add("    for (ecov_cycle = 0; ecov_cycle < ECOV_CYCLES; ecov_cycle++) begin")
+    add("    fresh = 1'b1;")
+    add("    for (ecov_cycle = 0; ecov_cycle < cycles; ecov_cycle++) begin")
     add(f"      {tick};")
-    add("      if (ecov_phase_left == 0) ecov_new_phase(); else ecov_phase_left--;")
+    add("      if (ecov_phase_left == 0) begin ecov_new_phase(); fresh = 1'b1; end")
+    add("      else ecov_phase_left--;")
     if resets:
         add("      if (ecov_reset_left > 0) begin")
         add("        ecov_reset_left--;")
         add("        if (ecov_reset_left == 0) ecov_set_reset(1'b0);")
-        add("      end else if ($urandom_range(ECOV_RESET_ONE_IN - 1) == 0) begin")
+        add("      end else if ($urandom_range(ecov_reset_one_in - 1) == 0) begin")
         add("        ecov_set_reset(1'b1);")
         add("        ecov_reset_left = 1 + $urandom_range(3);")
         add("      end")
-    add("      ecov_drive();")
+    add("      ecov_drive(fresh);")
+    add("      fresh = 1'b0;")
     add("    end")
+    add("  endtask")
+    add("")
+    add("  initial begin")
+    for i, seg in enumerate(plan.segments):
+        add(f"    // segment {i}: {seg.cycles} cycles" + (f", constants for {', '.join(sorted(seg.hot))}" if seg.hot else ""))
+        add(f"    ecov_seg = {i};")
+        add(f"    void'($urandom(32'd{seg.seed}));")
+        add(f"    ecov_reset_one_in = {seg.reset_one_in};")
+        add(f"    ecov_hot_pct = {seg.hot_pct};")
+        add(f"    ecov_run({seg.cycles});")
     add(f"    repeat (3) {tick};")
-    add('    $display("builtin/random: %0d cycles done", ECOV_CYCLES);')
+    add(f'    $display("builtin/random: %0d cycles done", {plan.cycles});')
     add("    $finish;")
     add("  end")
     add("endmodule")
     return "\n".join(L) + "\n"
-
