@@ -202,3 +202,16 @@ def test_cli_build_errors(tmp_path):
     r = runner.invoke(main, ["build", "cvdp-ecov", "--source", str(tmp_path / "src"), "--out", str(tmp_path / "o"),
                              "--skip-bad"])
     assert r.exit_code == 1 and "no cvdp-ecov tasks" in r.output
+
+
+@needs_shared
+def test_cvdp_agentic_layout(tmp_path):
+    """The agentic schema (context/patch/harness); the example is cid014, so relabel it to read it."""
+    agentic = CVDP / "cvdp_v1.1.0_example_agentic_code_generation_commercial_with_solutions.jsonl"
+    dp = json.loads(agentic.read_text().splitlines()[0])
+    dp["categories"] = ["cid012", "easy"]
+    t = cvdp.from_datapoint(dp)
+    assert (t.dut_module, t.dut_instance, t.source["instance_from"]) == ("priority_encoder_8x3", "dut", "src/.env INST")
+    assert [f.name for f in t.rtl_files] == ["priority_encoder.sv"]
+    assert [f.name for f in t.reference_tbs] == ["priority_encoder_tb.sv"]
+    assert [(x.instance, x.metric, x.percent) for x in t.targets] == [("dut", "overall", 100.0)]
