@@ -198,7 +198,8 @@ def load_hub(repo_id: str, split: str = "test", revision: str | None = None) -> 
             "the hub could not be reached, or the dataset does not exist"
         raise BenchmarkNotFound(
             f"cannot load hub dataset {repo_id!r} (split {split!r}): {why}; {type(e).__name__}: "
-            f"{str(e).splitlines()[0][:300] if str(e) else ''}. Build it locally instead "
+            f"{str(e).splitlines()[0][:300] if str(e) else ''}. (There is no local folder {repo_id!r} "
+            f"either.) Build it locally instead "
             f"(ecov-data build NAME --source PATH --out DIR) and pass that folder's path."
         ) from e
     return [row_to_task(r) for r in ds]
