@@ -78,7 +78,7 @@ def render_card(folder: str | os.PathLike, split: str = "test") -> str:
         "",
         f"# {card['pretty']}",
         "",
-        f"{len(tasks)} tasks for [ECov](https://github.com/ecov), which scores LLM-written SystemVerilog "
+        f"{len(tasks)} tasks for ECov, which scores LLM-written SystemVerilog "
         "testbenches by the code coverage (Verilator 5.048: line, branch, toggle, expression) they reach "
         "on a design. A task passes when every target is met.",
         "",
