@@ -1,0 +1,93 @@
+"""Kill ``ecov-eval`` midway (SIGKILL), run it again, and get the summary an uninterrupted run gets."""
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from click.testing import CliRunner
+from fake_openai import FakeOpenAIServer
+from test_eval_e2e import GOOD, WEAK, full, make_task
+
+from harness.cli.eval import eval_cmd, report_cmd
+from harness.dataset import save_tasks
+from harness.results import RunFolder, read_jsonl
+from harness.run import TIMING_FIELDS
+
+TASKS = ("p1", "w1", "p2", "w2")  # p*: answered GOOD (passes at round 0); w*: WEAK every round (never passes)
+N, ROUNDS = 2, 2
+TOTAL = len(TASKS) * N
+
+
+def answer(body):
+    task = re.search(r"# Task: (\S+)", body["messages"][1]["content"]).group(1)
+    return {"content": full(GOOD if task.startswith("p") else WEAK), "delay": 0.4}
+
+
+def command(url, bench, out, cache):
+    return [sys.executable, "-m", "harness.cli.eval", "--model", "openai/test-model", "--api-base", url,
+            "--benchmark", str(bench), "--mode", "agentic", "--max-rounds", str(ROUNDS), "-n", str(N),
+            "--workers", "2", "--out", str(out), "--cache-dir", str(cache), "--no-progress"]
+
+
+def lines(path: Path) -> int:
+    return path.read_bytes().count(b"\n") if path.exists() else 0
+
+
+def comparable(summary: dict) -> dict:
+    return {k: v for k, v in summary.items() if k not in TIMING_FIELDS}
+
+
+def test_killed_run_resumes_to_the_same_summary(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "dummy")
+    bench = tmp_path / "bench"
+    save_tasks([make_task(t) for t in TASKS], bench, fmt="jsonl")
+    env = {**os.environ, "OPENAI_API_KEY": "dummy", "PYTHONPATH": str(Path(__file__).parents[1])}
+    killed, whole = tmp_path / "killed", tmp_path / "whole"
+
+    with FakeOpenAIServer(answer) as srv:
+        proc = subprocess.Popen(command(srv.url, bench, killed, tmp_path / "llm1"), env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 300
+        while lines(killed / "samples.jsonl") < 2 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        done_before = len(RunFolder(killed).samples())
+        assert 2 <= done_before < TOTAL, proc.stdout.read().decode()[-3000:]
+
+        # Resume and the uninterrupted baseline run in this process (a second LiteLLM import per
+        # subprocess costs tens of seconds on a loaded machine); the killed run was a real process.
+        rerun = CliRunner().invoke(eval_cmd, command(srv.url, bench, killed, tmp_path / "llm1")[3:])
+        assert rerun.exit_code == 0, rerun.output[-3000:]
+        assert f"{done_before} already done" in rerun.output
+
+        straight = CliRunner().invoke(eval_cmd, command(srv.url, bench, whole, tmp_path / "llm2")[3:])
+        assert straight.exit_code == 0, straight.output[-3000:]
+
+    resumed = json.loads((killed / "summary.json").read_text())
+    uninterrupted = json.loads((whole / "summary.json").read_text())
+    assert comparable(resumed) == comparable(uninterrupted)
+    assert resumed["complete"] and resumed["samples"] == TOTAL
+    assert resumed["pass_rate"] == 50.0 and resumed["pass_at_k"] == {"pass@1": 50.0, "pass@2": 50.0}
+
+    # rounds.jsonl holds each finished sample's rounds exactly once: no stale attempt left behind.
+    def rounds(folder):
+        recs = list(read_jsonl(folder / "rounds.jsonl"))
+        keys = [(r["task_id"], r["sample"], r["round"]) for r in recs]
+        assert len(keys) == len(set(keys))
+        return sorted((r["task_id"], r["sample"], r["round"], r["prompt_hash"], r["testbench"], r["passed"])
+                      for r in recs)
+
+    assert rounds(killed) == rounds(whole)
+    assert len(rounds(whole)) == 2 * N * 1 + 2 * N * ROUNDS
+    stale = killed / "logs" / "superseded_rounds.jsonl"
+    if stale.exists():  # the kill caught a sample between rounds: its first attempt was set aside
+        assert {(r["task_id"], r["sample"]) for r in read_jsonl(stale)} <= {(t, s) for t in TASKS for s in range(N)}
+
+    report = CliRunner().invoke(report_cmd, [str(killed)])
+    assert report.exit_code == 0 and "pass@2 50.0" in report.output and "w2" in report.output
