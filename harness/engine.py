@@ -33,7 +33,7 @@ from harness.sim.sandbox import Limits, Sandbox, make_sandbox
 from harness.sim.verilator import BuildOptions, VerilatorBackend, find_top
 
 # Bump when anything that changes figures for the same inputs changes (parsing, aggregation, flags).
-SCORING_VERSION = "1"
+SCORING_VERSION = "2"
 TB_FILE = "testbench.sv"
 RTL_DIR = "rtl"
 HEADER_SUFFIXES = (".vh", ".svh", ".h", ".inc")
@@ -64,7 +64,8 @@ class Engine:
         self.config = config or EngineConfig()
         self.cache_root = Path(self.config.cache_dir or default_cache_dir())
         self.sandbox = sandbox or make_sandbox(self.config.sandbox)
-        self.backend = VerilatorBackend(self.sandbox, self.cache_root, self.config.build)
+        # The runtime objects do not depend on the score cache: share them across cache folders.
+        self.backend = VerilatorBackend(self.sandbox, default_cache_dir(), self.config.build)
 
     @property
     def isolation(self) -> str:
@@ -118,7 +119,7 @@ class Engine:
             return replace(base, status=COMPILE_ERROR,
                            errors=["the testbench defines no module: expected `module tb; ... endmodule`"])
         top = find_top(testbench, tb_modules) or tb_modules[0]
-        jobs = _jobs_dir()
+        jobs = jobs_dir()
         job = Path(tempfile.mkdtemp(prefix="job-", dir=jobs))
         try:
             sources = _write_job(job, design, testbench)
@@ -183,7 +184,7 @@ def score(design: Design, testbench: str, seed: int = 1, config: EngineConfig | 
     return Engine(config).score(design, testbench, seed)
 
 
-def _jobs_dir() -> Path:
+def jobs_dir() -> Path:
     """Job folders live under the system temp dir: the simulation, run as nobody, must reach its own."""
     jobs = Path(os.environ.get("ECOV_JOBS_DIR") or Path(tempfile.gettempdir()) / f"ecov-jobs-{os.getuid()}")
     jobs.mkdir(parents=True, exist_ok=True)

@@ -114,6 +114,12 @@ def coverage_table(points: list[CoveragePoint], instance: str) -> dict[str, dict
     return table
 
 
+def first_line(p: CoveragePoint) -> int:
+    """Blocks name their statement lines in ``S``; the ``l`` of an else is the line of its if."""
+    m = re.match(r"(\d+)", p.lines)
+    return int(m.group(1)) if m else p.line
+
+
 def uncovered_points(
     points: list[CoveragePoint], instance: str, sources: dict[str, list[str]]
 ) -> list[UncoveredPoint]:
@@ -124,7 +130,8 @@ def uncovered_points(
             continue
         name = p.file.rsplit("/", 1)[-1]
         src = sources.get(name, [])
-        text = src[p.line - 1].strip() if 0 < p.line <= len(src) else ""
-        out.append(UncoveredPoint(relative_instance(p.hier), p.metric, name, p.line, p.detail, text))
+        line = first_line(p)
+        text = src[line - 1].strip() if 0 < line <= len(src) else ""
+        out.append(UncoveredPoint(relative_instance(p.hier), p.metric, name, line, p.detail, text))
     out.sort(key=lambda u: (u.file, u.line, u.metric, u.instance, u.detail))
     return out

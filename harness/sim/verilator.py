@@ -79,7 +79,8 @@ class Runtime:
         key = hashlib.sha256(
             "|".join((verilator_version(), cxx(), opt_level, *DEFINES, *CXX_STD)).encode()
         ).hexdigest()[:16]
-        self.folder = cache_root / "runtime" / key
+        shared = os.environ.get("ECOV_RUNTIME_DIR")
+        self.folder = (Path(shared) if shared else cache_root / "runtime") / key
         self.opt_level = opt_level
 
     def cflags(self) -> list[str]:
@@ -169,6 +170,7 @@ class VerilatorBackend:
         classes = (obj / "Vtop_classes.mk").read_text()
         globals_ = _mk_list(classes, "VM_GLOBAL_FAST") + _mk_list(classes, "VM_GLOBAL_SLOW")
         units = sorted(p.name for p in obj.glob("Vtop*.cpp"))
+        _per_instance_coverage(obj / "Vtop__main.cpp")
         cflags = [self.options.opt_level, *self.runtime.cflags(), "-Iobj"]
         unity = obj / "ecov_unity.cpp"
         lines = []
@@ -210,6 +212,15 @@ class VerilatorBackend:
     def run(self, job: Path, seed: int, limits: Limits) -> ProcResult:
         argv = ["./sim", f"+verilator+seed+{seed}", "+verilator+rand+reset+0", "+verilator+error+limit+1000000"]
         return self.sandbox.run(argv, job, limits, untrusted=True)
+
+
+def _per_instance_coverage(main_cpp: Path) -> None:
+    """Verilator merges identical instances' points (``tb.dut.u_l*``) unless told to keep them apart."""
+    text = main_cpp.read_text()
+    call = "contextp->coveragep()->write();"
+    if call not in text:
+        raise RuntimeError("unexpected Verilator main: cannot enable per-instance coverage")
+    main_cpp.write_text(text.replace(call, "contextp->coveragep()->forcePerInstance(true);\n    " + call))
 
 
 def _mk_list(text: str, var: str) -> list[str]:
