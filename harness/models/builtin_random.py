@@ -3,12 +3,15 @@
 It reads no chat: it parses the DUT top's ports, finds clocks and resets, and writes a testbench that
 resets the design properly and then drives every data input with a phase-varying bias mix (zeros,
 ones, walking ones/zeros, uniform random, corner values, holds, and "hot" constants), with occasional
-mid-run resets. Phases (32-255 cycles) redraw the mix and, for 1-bit inputs, the probability of being
-high, so that FIFOs fill and drain and counters run long in one direction.
+mid-run resets. Phases (16 to ~1000 cycles) redraw the mix, each input's change rate (every cycle ...
+held for the whole phase) and its bit density (3% ... 97% of bits high), so that FIFOs fill and drain,
+requests stay pending long enough for watchdogs, and counters run long in one direction.
 
-In an agentic round (``req.result`` given) it reads the last score: it doubles the run length (halves
-it after a timeout), toggles reset far more often when reset logic is uncovered, and drives the
-constants found in uncovered lines and conditions (``4'hf``, ``== 200``) into the inputs named there.
+In an agentic round (``req.result`` given) it reads the last score. The stimulus is a list of reseeded
+segments, written into the testbench as a plan comment: a new round replays the earlier segments
+(coverage cannot drop) and appends one twice as long, with a fresh seed, far more resets when reset
+logic is uncovered, and the constants found in uncovered lines and conditions (``4'hf``, ``== 200``)
+driven into the inputs named there. After a timeout it starts over with a quarter of the length.
 
 The answer is formatted like an LLM's: ``tb.sv`` then a fenced ``systemverilog`` block. The text is a
 pure function of (task, sample, round, seed, last result).
@@ -288,10 +291,10 @@ def _vector_driver(p: Port, plan: Plan) -> list[str]:
     w, n = p.width, p.name
     hot = any(seg.hot.get(n) for seg in plan.segments)
     shift = f"({lit(w, 1)} << (ecov_cycle % {w}))"
-    bits = (f"for (int k = 0; k < {w}; k++) {n}[k] = ($urandom_range(99) < ecov_dens_{n});"
+    bits = (f"for (int ecov_k = 0; ecov_k < {w}; ecov_k++) {n}[ecov_k] = ($urandom_range(99) < ecov_dens_{n});"
             if not p.type_name else f"{n} = {_cast(p, rand_expr(w))};")
     corners = [(str(k), f"{n} = {_cast(p, lit(w, v))};") for k, v in enumerate(corner_values(w))]
-    lines = [f"    // {n}: {w} bits", f"    if (fresh || $urandom_range(99) < ecov_chg_{n}) begin"]
+    lines = [f"    // {n}: {w} bits", f"    if (ecov_fresh || $urandom_range(99) < ecov_chg_{n}) begin"]
     if hot:
         lines.append("      if (ecov_hot_pct != 0 && $urandom_range(99) < ecov_hot_pct) ecov_m = 7;")
         lines.append("      else ecov_m = ecov_pick_mode();")
@@ -322,7 +325,7 @@ def _array_driver(p: Port) -> list[str]:
     w = p.width
     return [
         f"    // {p.name}: unpacked array of {w}-bit elements",
-        f"    if (fresh || $urandom_range(99) < ecov_chg_{p.name}) begin",
+        f"    if (ecov_fresh || $urandom_range(99) < ecov_chg_{p.name}) begin",
         "      ecov_m = ecov_pick_mode();",
         f"      foreach ({p.name}[{', '.join(idx)}])",
         "        case (ecov_m)",
@@ -336,7 +339,7 @@ def _array_driver(p: Port) -> list[str]:
 
 def _bit_driver(p: Port) -> list[str]:
     n = p.name
-    return [f"    if (fresh || $urandom_range(99) < ecov_chg_{n}) {n} = ($urandom_range(99) < ecov_dens_{n});"]
+    return [f"    if (ecov_fresh || $urandom_range(99) < ecov_chg_{n}) {n} = ($urandom_range(99) < ecov_dens_{n});"]
 
 
 def _choice_function(name: str, values: tuple[int, ...]) -> list[str]:
@@ -376,14 +379,14 @@ def render(task: Task, mp: ModulePorts, roles: Roles, plan: Plan) -> str:
     if clocks:
         add("")
     add("  function automatic int unsigned ecov_pick_mode();")
-    add("    int unsigned r;")
-    add("    r = $urandom_range(99);")
+    add("    int unsigned ecov_r;")
+    add("    ecov_r = $urandom_range(99);")
     arms = []
     for k, weights in enumerate(PROFILES):
         acc, conds = 0, []
         for mode, wgt in enumerate(weights[:-1]):
             acc += wgt
-            conds.append(f"if (r < {acc}) return {mode};")
+            conds.append(f"if (ecov_r < {acc}) return {mode};")
         arms.append((str(k), f"begin {' else '.join(conds)} else return {len(weights) - 1}; end"))
     L.extend(_case("ecov_profile", arms, "    "))
     add("  endfunction")
@@ -408,7 +411,7 @@ def render(task: Task, mp: ModulePorts, roles: Roles, plan: Plan) -> str:
             add(f"    {p.name} = {_cast(p, lit(p.width, 0))};")
     add("  endtask")
     add("")
-    add("  task automatic ecov_drive(bit fresh);")
+    add("  task automatic ecov_drive(bit ecov_fresh);")
     for p in data:
         if _is_bit(p):
             L.extend(_bit_driver(p))
@@ -418,14 +421,14 @@ def render(task: Task, mp: ModulePorts, roles: Roles, plan: Plan) -> str:
             L.extend(_vector_driver(p, plan))
     add("  endtask")
     add("")
-    add("  task automatic ecov_set_reset(bit active);")
+    add("  task automatic ecov_set_reset(bit ecov_active);")
     for r, low in resets.items():
-        add(f"    {r} = {'~' if low else ''}active;")
+        add(f"    {r} = {'~' if low else ''}ecov_active;")
     add("  endtask")
     add("")
     add("  // One segment: reset, then phases of biased stimulus with occasional mid-run resets.")
-    add("  task automatic ecov_run(int unsigned cycles);")
-    add("    bit fresh;")
+    add("  task automatic ecov_run(int unsigned ecov_cycles);")
+    add("    bit ecov_fresh;")
     add("    ecov_new_phase();")
     add("    ecov_drive_zero();")
     add("    ecov_reset_left = 0;")
@@ -435,10 +438,10 @@ def render(task: Task, mp: ModulePorts, roles: Roles, plan: Plan) -> str:
         add("    ecov_set_reset(1'b0);")
     else:
         add(f"    repeat (2) {tick};")
-    add("    fresh = 1'b1;")
-    add("    for (ecov_cycle = 0; ecov_cycle < cycles; ecov_cycle++) begin")
+    add("    ecov_fresh = 1'b1;")
+    add("    for (ecov_cycle = 0; ecov_cycle < ecov_cycles; ecov_cycle++) begin")
     add(f"      {tick};")
-    add("      if (ecov_phase_left == 0) begin ecov_new_phase(); fresh = 1'b1; end")
+    add("      if (ecov_phase_left == 0) begin ecov_new_phase(); ecov_fresh = 1'b1; end")
     add("      else ecov_phase_left--;")
     if resets:
         add("      if (ecov_reset_left > 0) begin")
@@ -448,8 +451,8 @@ def render(task: Task, mp: ModulePorts, roles: Roles, plan: Plan) -> str:
         add("        ecov_set_reset(1'b1);")
         add("        ecov_reset_left = 1 + $urandom_range(3);")
         add("      end")
-    add("      ecov_drive(fresh);")
-    add("      fresh = 1'b0;")
+    add("      ecov_drive(ecov_fresh);")
+    add("      ecov_fresh = 1'b0;")
     add("    end")
     add("  endtask")
     add("")

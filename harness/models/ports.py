@@ -82,9 +82,8 @@ def _parse_pyslang(files, module: str) -> ModulePorts:
     opts = CompilationOptions()
     opts.topModules = {module}
     comp = Compilation(Bag([opts]))
-    for f in files:
-        if f.name.endswith((".sv", ".v", ".svh", ".vh", ".svp", ".vp")) or "." not in f.name:
-            comp.addSyntaxTree(SyntaxTree.fromText(f.content, name=f.name))
+    # One buffer, as Verilator reads the files in order: macros defined in one file reach the next.
+    comp.addSyntaxTree(SyntaxTree.fromText(source_text(files), name="ecov_rtl.sv"))
     tops = [i for i in comp.getRoot().topInstances if i.name == module]
     if not tops:
         raise PortParseError(f"module {module!r} not found by pyslang")
@@ -125,6 +124,41 @@ def _port_from_type(name: str, direction: str, typ) -> Port:
     return Port(name, direction, int(t.bitWidth), bool(getattr(t, "isSigned", False)), tuple(unpacked), type_name)
 
 
+HEADER_SUFFIXES = (".vh", ".svh", ".h", ".inc")
+_INCLUDE_RE = re.compile(r'^[ \t]*`include\s+"([^"]+)"[^\n]*$', re.M)
+
+
+def source_text(files) -> str:
+    """All compilation units in order, with `` `include "x" `` replaced by the RTL file named x."""
+    by_name = {f.name.rsplit("/", 1)[-1]: f.content for f in files}
+
+    def inline(text: str, depth: int) -> str:
+        def sub(m: re.Match) -> str:
+            body = by_name.get(m.group(1).rsplit("/", 1)[-1])
+            if body is None or depth > 8:
+                return f"// ecov: include {m.group(1)} not found"
+            return inline(body, depth + 1)
+
+        return _INCLUDE_RE.sub(sub, text)
+
+    units = [f for f in files if not f.name.lower().endswith(HEADER_SUFFIXES)]
+    return "\n".join(inline(f.content, 0) for f in units)
+
+
+_DEFINE_RE = re.compile(r"^[ \t]*`define\s+([A-Za-z_]\w*)[ \t]+([^\n]*?)\s*$", re.M)
+
+
+def expand_simple_macros(text: str) -> str:
+    """Substitute object-like `` `define NAME value `` macros (for the regex parser only)."""
+    defs = {m.group(1): _strip_comments(m.group(2)).strip() for m in _DEFINE_RE.finditer(text)}
+    if not defs:
+        return text
+    pattern = re.compile(r"`(" + "|".join(map(re.escape, sorted(defs, key=len, reverse=True))) + r")\b")
+    for _ in range(4):  # macros defined from other macros
+        text = pattern.sub(lambda m: defs[m.group(1)], text)
+    return text
+
+
 _COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _DIR_RE = re.compile(r"\b(input|output|inout)\b")
 
@@ -135,7 +169,7 @@ def _strip_comments(text: str) -> str:
 
 def _parse_regex(files, module: str) -> ModulePorts:
     """A forgiving header parser for RTL pyslang cannot elaborate (missing includes, vendor macros)."""
-    text = "\n".join(_strip_comments(f.content) for f in files)
+    text = expand_simple_macros(_strip_comments(source_text(files)))
     m = re.search(rf"\bmodule\s+(?:automatic\s+|static\s+)?{re.escape(module)}\b", text)
     if not m:
         raise PortParseError(f"module {module!r} not found in the RTL files")
@@ -145,6 +179,7 @@ def _parse_regex(files, module: str) -> ModulePorts:
     env = {k: _eval(v, {}) for k, v in params.items()}
     for k, v in params.items():  # second pass for parameters defined from others
         env[k] = _eval(v, env)
+    body = re.sub(r"^\s*(import\s+[\w:*,\s]+;\s*)+", " ", body)  # module m import pkg::*; #(...)
     header_end = _header_end(body)
     header, rest = body[:header_end], body[header_end:]
     ports: list[Port] = []
@@ -231,7 +266,7 @@ def _regex_decls(text: str, env: dict[str, int], ansi: bool) -> list[Port]:
         if re.search(r"\b(integer|int)\b", kw) and not dims:
             width = 32
         for raw in names.split(","):
-            nm = re.match(r"\s*([A-Za-z_]\w*)\s*((?:\[[^\]]*\]\s*)*)", raw)
+            nm = re.match(r"\s*(?:[A-Za-z_][\w:]*\s+(?=[A-Za-z_]))?([A-Za-z_]\w*)\s*((?:\[[^\]]*\]\s*)*)", raw)
             if not nm:
                 continue
             unpacked = tuple(_range(r, env) for r in re.findall(r"\[([^\]]*)\]", nm.group(2)))
@@ -287,7 +322,8 @@ _RESET_TOKEN = re.compile(r"^[a-z]?n?[as]?(rst|reset|rset|clr_n)n?\d*$")
 _ACTIVE_LOW = (
     re.compile(r"(rst|reset|clr)_?(n|ni|b|l|neg|low|bar|_n)(_i|_in)?$"),
     re.compile(r"^(i_)?n_?[as]?(rst|reset)"),
-    re.compile(r"(rst|reset)n(_i|_in)?$"),
+    re.compile(r"(rst|reset|clr|clear|set)n(_i|_in)?$"),
+    re.compile(r"^(i_)?n_?(clr|clear|set|preset)"),
 )
 
 
@@ -296,10 +332,16 @@ def looks_like_clock(name: str) -> bool:
     return any(_CLOCK_TOKEN.match(t) for t in toks) and not any(t in _NOT_CLOCK_TOKENS for t in toks)
 
 
-def looks_like_reset(name: str) -> bool:
+_CLEAR_TOKEN = re.compile(r"^n?(a?clr|clear|a?set|preset|pre)n?$")
+
+
+def looks_like_reset(name: str, edge: bool = False) -> bool:
+    """Reset by name; an asynchronous clear/set (used as an edge in the RTL) counts too."""
     toks = [t.lower() for t in re.split(r"_+", name) if t]
     low = name.lower()
-    return any(_RESET_TOKEN.match(t) for t in toks) or low in ("nrst", "nreset", "por", "por_n")
+    if any(_RESET_TOKEN.match(t) for t in toks) or low in ("nrst", "nreset", "por", "por_n"):
+        return True
+    return edge and any(_CLEAR_TOKEN.match(t) for t in toks)
 
 
 def reset_active_low(name: str, rtl: str = "") -> bool:
@@ -336,7 +378,7 @@ def classify(mp: ModulePorts, rtl: str) -> Roles:
     data: list[Port] = []
     for p in mp.inputs:
         scalar = p.width == 1 and not p.is_array and not p.type_name
-        if scalar and looks_like_reset(p.name):
+        if scalar and looks_like_reset(p.name, edge=p.name in edges):
             resets[p.name] = reset_active_low(p.name, rtl)
         elif scalar and (looks_like_clock(p.name) or (p.name in edges and not _looks_like_data(p.name))):
             clocks.append(p.name)
