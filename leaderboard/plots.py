@@ -19,14 +19,18 @@ def _fmt(v: float) -> str:
 
 
 def _frame(title: str, body: list[str], legend: list[tuple[str, str]] | None = None, height: int = H) -> str:
-    parts = [f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {height}" '
+    """Wrap a chart body; the legend goes under the plot, two entries a row, so it never hides a line."""
+    legend = legend or []
+    rows = (len(legend) + 1) // 2
+    total = height + (14 * rows + 6 if rows else 0)
+    parts = [f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {total}" '
              f'role="img" aria-label="{escape(title)}">',
              f'<text x="{W / 2}" y="16" text-anchor="middle" class="chart-title">{escape(title)}</text>']
     parts += body
-    for i, (label, color) in enumerate(legend or []):
-        y = height - 8 - 14 * (len(legend or []) - 1 - i)
-        parts.append(f'<rect x="{W - 170}" y="{y - 9}" width="10" height="10" fill="{color}"/>'
-                     f'<text x="{W - 155}" y="{y}" class="chart-legend">{escape(label[:26])}</text>')
+    for i, (label, color) in enumerate(legend):
+        x, y = ML + (i % 2) * 230, height + 10 + 14 * (i // 2)
+        parts.append(f'<rect x="{x}" y="{y - 9}" width="10" height="10" fill="{color}"/>'
+                     f'<text x="{x + 15}" y="{y}" class="chart-legend">{escape(label[:36])}</text>')
     parts.append("</svg>")
     return "\n".join(parts)
 

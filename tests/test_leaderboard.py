@@ -8,6 +8,7 @@ samples and summary are written the way ecov-eval writes them.
 from __future__ import annotations
 
 import json
+import os
 import re
 import tarfile
 import xml.etree.ElementTree as ET
@@ -17,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from harness.dataset import dataset_hash, load_benchmark
-from harness.engine import Engine, EngineConfig
+from harness.engine import Engine, EngineConfig, default_cache_dir
 from harness.feedback import render_feedback
 from harness.metrics import sample_from_rounds
 from harness.records import ScoreResult
@@ -61,9 +62,15 @@ def task():
 
 @pytest.fixture(scope="session")
 def scorer(tmp_path_factory):
-    """A real engine with a private cache: each distinct testbench is simulated once per session."""
+    """A real engine with a private score cache: each distinct testbench is simulated once per session.
+
+    Verilator's runtime objects stay shared (ECOV_RUNTIME_DIR) so a fresh cache does not rebuild them."""
+    mp = pytest.MonkeyPatch()
+    if not os.environ.get("ECOV_RUNTIME_DIR"):
+        mp.setenv("ECOV_RUNTIME_DIR", str(default_cache_dir() / "runtime"))
     engine = Engine(EngineConfig(cache_dir=tmp_path_factory.mktemp("engine-cache")))
-    return engine.score
+    yield engine.score
+    mp.undo()
 
 
 def write_run(root: Path, task, plan: dict[int, list[str | None]], score, *, model: str,
@@ -194,7 +201,7 @@ def test_cli_add_usage_errors_exit_2(tmp_path, runs):
 # ---- verify -------------------------------------------------------------------------------------------
 
 
-def test_verify_honest_submission_cli_without_cache(tmp_path, runs, task, monkeypatch):
+def test_verify_honest_submission_cli_without_cache(tmp_path, runs, task, scorer, monkeypatch):
     """The CLI path: a fresh engine with its disk cache off, so a poisoned cache cannot vouch for a run."""
     cache = tmp_path / "poisoned-cache"
     monkeypatch.setenv("ECOV_CACHE_DIR", str(cache))

@@ -1,0 +1,142 @@
+"""The built leaderboard in a real browser: headless Debian Chromium sorts, filters, navigates, screenshots.
+
+The site comes from the real run folders of test_leaderboard (scored with Verilator) and is served by
+http.server on 127.0.0.1; the browser runs with networking features off, so nothing could load from
+elsewhere even if the site asked.
+"""
+
+from __future__ import annotations
+
+import functools
+import shutil
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from test_leaderboard import runs, scorer, site, task  # noqa: F401 - session fixtures shared with that module
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not (Path(CHROMIUM).exists() or shutil.which("chromium")),
+                       reason="chromium is not installed (apt-get install chromium)"),
+    pytest.mark.skipif(not (Path(CHROMEDRIVER).exists() or shutil.which("chromedriver")),
+                       reason="chromedriver is not installed (apt-get install chromium-driver)"),
+]
+
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium)")
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the stdlib's signature
+        pass
+
+
+@pytest.fixture
+def served(site):  # noqa: F811 - the imported session fixture
+    out, _ = site
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(out)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture
+def browser(tmp_path):
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", "--window-size=1400,1000", f"--user-data-dir={tmp_path / 'profile'}"):
+        opts.add_argument(flag)
+    service = Service(executable_path=CHROMEDRIVER if Path(CHROMEDRIVER).exists() else shutil.which("chromedriver"))
+    driver = webdriver.Chrome(service=service, options=opts)
+    driver.set_page_load_timeout(60)
+    yield driver
+    driver.quit()
+
+
+def _visible_names(table) -> list[str]:
+    return [r.get_attribute("data-name") for r in table.find_elements(By.CSS_SELECTOR, "tbody tr") if r.is_displayed()]
+
+
+def _header(table, text: str):
+    return next(th for th in table.find_elements(By.CSS_SELECTOR, "thead th") if th.text.strip() == text)
+
+
+def _assert_png(path: Path) -> None:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000
+
+
+def test_sort_filter_open_submission_and_screenshot(browser, served, tmp_path):
+    browser.get(served + "/index.html")
+    assert browser.title == "ECov leaderboard"
+    table = browser.find_element(By.CSS_SELECTOR, "#ecov-embedded-agentic table")
+    assert _visible_names(table) == ["good", "stale", "weak"]  # built ranked by pass %
+
+    size = _header(table, "Size (B)")
+    size.find_element(By.TAG_NAME, "button").click()  # numbers: largest first
+    assert size.get_attribute("aria-sort") == "descending"
+    assert _visible_names(table) == ["weak", "good", "stale"]  # 30, 4, 1.5 B
+    size.find_element(By.TAG_NAME, "button").click()
+    assert size.get_attribute("aria-sort") == "ascending"
+    assert _visible_names(table) == ["stale", "good", "weak"]
+    assert _header(table, "Pass %").get_attribute("aria-sort") == "none"
+
+    box = browser.find_element(By.ID, "filter-text")
+    box.send_keys("weak")
+    assert _visible_names(table) == ["weak"]
+    box.clear()
+    box.send_keys(" ")  # an input event with an empty query shows everything again
+    assert _visible_names(table) == ["stale", "good", "weak"]
+    browser.find_element(By.ID, "filter-verified").click()
+    assert _visible_names(table) == ["good"]  # weak does not reproduce, stale changed after verification
+    browser.find_element(By.ID, "filter-verified").click()
+    Select(browser.find_element(By.ID, "filter-type")).select_by_value("trained")
+    assert _visible_names(table) == ["stale"]
+    direct = browser.find_element(By.CSS_SELECTOR, "#ecov-embedded-direct")
+    assert direct.find_element(By.CSS_SELECTOR, ".nomatch").is_displayed()  # the api-only table is empty now
+    Select(browser.find_element(By.ID, "filter-type")).select_by_value("")
+
+    paper = browser.find_element(By.ID, "paper")
+    assert "not comparable" in paper.text.lower() and "Cadence Xcelium" in paper.text
+    index_png = tmp_path / "index.png"
+    browser.save_screenshot(str(index_png))
+    _assert_png(index_png)
+
+    table.find_element(By.LINK_TEXT, "Good Model").click()
+    WebDriverWait(browser, 30).until(lambda d: d.current_url.endswith("/s/good/index.html"))
+    h1 = browser.find_element(By.TAG_NAME, "h1").text
+    assert "Good Model" in h1 and "verified" in h1
+    assert browser.find_element(By.ID, "summary-pass").text == "50.0"
+    tasks = browser.find_element(By.CSS_SELECTOR, "table.tasks")
+    assert "updown_counter" in tasks.text
+    sub_png = tmp_path / "submission.png"
+    browser.save_screenshot(str(sub_png))
+    _assert_png(sub_png)
+
+    tasks.find_element(By.LINK_TEXT, "updown_counter").click()
+    WebDriverWait(browser, 30).until(lambda d: d.current_url.endswith("/t/updown_counter.html"))
+    samples = browser.find_elements(By.CSS_SELECTOR, "section.sample h2")
+    assert [s.text.split(" · ")[1] for s in samples] == ["passed at round 2 final coverage 100.0%, best 100.0%",
+                                                          "not passed final coverage 35.8%, best 35.8%"]
+    last_round = browser.find_element(By.ID, "sample-0-round-1")
+    assert "14/14" in last_round.text  # the open round shows its branch coverage
+    last_round.find_element(By.XPATH, ".//summary[starts-with(normalize-space(.), 'Testbench')]").click()
+    assert "updown_counter" in last_round.find_element(By.CSS_SELECTOR, "pre.code").text
+    traj_png = tmp_path / "trajectory.png"
+    browser.save_screenshot(str(traj_png))
+    _assert_png(traj_png)
+    keep = Path(__file__).resolve().parent / ".." / ".pytest_cache"
+    if keep.is_dir():  # for a person to look at after the run; not part of the assertion
+        for p in (index_png, sub_png, traj_png):
+            shutil.copy2(p, keep / f"leaderboard-{p.name}")
