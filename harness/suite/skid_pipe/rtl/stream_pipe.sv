@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+// Streaming pipeline: skid buffer -> multiply-by-3 with saturation -> register stage.
+// Counts output beats and packets and reports beats lost to a flush.
+module stream_pipe (
+    input  logic       clk,
+    input  logic       rst_n,
+    input  logic       flush,
+    input  logic       s_valid,
+    output logic       s_ready,
+    input  logic [7:0] s_data,
+    input  logic       s_last,
+    output logic       m_valid,
+    input  logic       m_ready,
+    output logic [7:0] m_data,
+    output logic       m_last,
+    output logic       m_sat,
+    output logic [7:0] beats,
+    output logic [3:0] packets,
+    output logic       dropped,
+    output logic       skid_full
+);
+  logic       k_valid, k_ready;
+  logic [8:0] k_data;
+  logic [9:0] scaled;
+  logic [9:0] out_word;
+
+  skid_buffer #(.W(9)) u_skid (
+      .clk, .rst_n, .flush, .s_valid, .s_ready, .s_data({s_last, s_data}),
+      .m_valid(k_valid), .m_ready(k_ready), .m_data(k_data), .skid_full
+  );
+
+  // x * 3 = (x << 1) + x, saturated to 8 bits; the saturation flag travels with the beat.
+  always_comb begin
+    logic [9:0] prod;
+    prod = {1'b0, k_data[7:0], 1'b0} + {2'b00, k_data[7:0]};
+    scaled = (prod > 10'd255) ? {k_data[8], 1'b1, 8'hFF} : {k_data[8], 1'b0, prod[7:0]};
+  end
+
+  pipe_reg #(.W(10)) u_reg (
+      .clk, .rst_n, .flush, .in_valid(k_valid), .in_ready(k_ready), .in_data(scaled),
+      .out_valid(m_valid), .out_ready(m_ready), .out_data(out_word)
+  );
+
+  assign m_last = out_word[9];
+  assign m_sat  = out_word[8];
+  assign m_data = out_word[7:0];
+
+  always_ff @(posedge clk or negedge rst_n) begin
+    if (!rst_n) begin
+      beats   <= '0;
+      packets <= '0;
+      dropped <= 1'b0;
+    end else begin
+      if (m_valid && m_ready && !flush) begin
+        beats <= beats + 1'b1;
+        if (m_last) packets <= packets + 1'b1;
+      end
+      if (flush && (k_valid || m_valid)) dropped <= 1'b1;
+    end
+  end
+endmodule
