@@ -90,14 +90,54 @@ endmodule
 """
 
 
-def make_task(name: str, module: str, rtl: str) -> Task:
-    return Task(id=f"unit/{name}", benchmark="unit", rtl_files=[SourceFile(f"{module}.sv", rtl)], spec_files=[],
+# A header with a width macro, a package with an enum and a packed struct, a 2-D packed port, a 128-bit
+# port, an unpacked output array, an asynchronous clear, and port names the testbench uses internally.
+PKG_VH = "`define DW 16\n"
+PKG = """
+package st_pkg;
+  typedef enum logic [1:0] {IDLE, RUN, STOP} mode_t;
+  typedef struct packed { logic [3:0] tag; logic v; } hdr_t;
+endpackage
+"""
+PKG_DUT = """
+`include "defs.vh"
+module pkg_dut import st_pkg::*; #(parameter int LANES = 4) (
+  input  logic                  ck,
+  input  logic                  aclr,
+  input  mode_t                 mode,
+  input  hdr_t                  hdr,
+  input  logic [LANES-1:0][7:0] lanes,
+  input  logic [127:0]          wide,
+  input  logic [`DW-1:0]        word,
+  input  logic                  fresh,
+  input  logic [2:0]            k,
+  output logic [7:0]            dout [4],
+  output mode_t                 mode_q,
+  output logic [`DW-1:0]        acc
+);
+  always_ff @(posedge ck or posedge aclr) begin
+    if (aclr) begin acc <= '0; mode_q <= IDLE; end
+    else begin
+      mode_q <= mode;
+      if (mode == RUN && hdr.v && fresh) acc <= acc + word + wide[15:0] + 16'(k);
+      else if (mode == STOP) acc <= '0;
+    end
+  end
+  always_comb for (int i = 0; i < 4; i++) dout[i] = lanes[i] ^ {4'h0, hdr.tag};
+endmodule
+"""
+
+
+def make_task(name: str, module: str, rtl: str, extra: list[SourceFile] | None = None) -> Task:
+    files = [*(extra or []), SourceFile(f"{module}.sv", rtl)]
+    return Task(id=f"unit/{name}", benchmark="unit", rtl_files=files, spec_files=[],
                 dut_module=module, dut_instance="uut", instructions="", targets=[Target("uut", "overall", 90.0)])
 
 
 SEQ_TASK = make_task("acc", "acc", SEQ)
 COMB_TASK = make_task("mux_alu", "mux_alu", COMB)
 ODD_TASK = make_task("odd", "odd_ports", ODD)
+PKG_TASK = make_task("pkg", "pkg_dut", PKG_DUT, [SourceFile("defs.vh", PKG_VH), SourceFile("st_pkg.sv", PKG)])
 
 
 def answer(task: Task, **kw) -> str:
@@ -138,6 +178,18 @@ def test_roles_from_names_and_usage():
     assert odd.clocks == ["sys_clk", "pclk"] and odd.resets == {"rst": False}
     comb = classify(parse_ports(COMB_TASK.rtl_files, "mux_alu"), COMB)
     assert comb.clocks == [] and comb.resets == {}
+    pkg = classify(parse_ports(PKG_TASK.rtl_files, "pkg_dut"), PKG_DUT)
+    assert pkg.clocks == ["ck"] and pkg.resets == {"aclr": False}
+
+
+def test_ports_through_includes_macros_and_packages():
+    ports = {p.name: p for p in parse_ports(PKG_TASK.rtl_files, "pkg_dut").ports}
+    assert ports["word"].width == 16 and ports["acc"].width == 16  # `DW from the included header
+    assert ports["mode"].type_name == "st_pkg::mode_t" and ports["mode"].width == 2
+    assert ports["hdr"].width == 5 and ports["lanes"].width == 32 and ports["wide"].width == 128
+    assert ports["dout"].unpacked == ((0, 3),)
+    regex = {p.name: p for p in _parse_regex(PKG_TASK.rtl_files, "pkg_dut").ports}
+    assert regex["word"].width == 16 and regex["lanes"].width == 32 and regex["dout"].unpacked == ((0, 3),)
 
 
 def test_unknown_module_is_a_clear_error():
@@ -160,7 +212,7 @@ def test_answer_is_formatted_like_an_llm_and_connects_every_port():
     for port in ("clk", "rst_n", "en", "op", "din", "q", "match", "zero"):
         assert f".{port}({port})" in tb
     assert "logic [23:0] din;" in tb  # width of the default parameter value
-    assert "rst_n = ~active;" in tb  # active-low reset
+    assert "rst_n = ~ecov_active;" in tb  # active-low reset
 
 
 def test_deterministic_per_request():
@@ -215,7 +267,7 @@ def percents(res: ScoreResult) -> dict[str, float]:
     return {m: f["percent"] for m, f in res.coverage.get("uut", {}).items()}
 
 
-@pytest.mark.parametrize("task", [SEQ_TASK, COMB_TASK, ODD_TASK], ids=lambda t: t.id)
+@pytest.mark.parametrize("task", [SEQ_TASK, COMB_TASK, ODD_TASK, PKG_TASK], ids=lambda t: t.id)
 def test_random_testbench_compiles_runs_and_covers(engine, task):
     res = engine.score(task.design, make_tb(task))
     assert res.status == OK, (res.errors, res.log_tail)
