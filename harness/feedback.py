@@ -6,6 +6,7 @@ and is cut at ``max_chars`` with a note of how much was left out.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from harness.records import ALL_METRICS, ScoreResult, Target
@@ -36,6 +37,34 @@ def coverage_lines(result: ScoreResult, targets: list[Target] | None = None) -> 
     return lines
 
 
+_TOGGLE = re.compile(r"^(?P<sig>.*?)(\[(?P<bit>\d+)\])?:(?P<dir>[01]->[01])$")
+
+
+def describe_missing(items: list) -> str:
+    """One line per source line; toggles are folded per signal (`q[3:0] 0->1,1->0`) to keep o_t short."""
+    toggles: dict[str, dict[str, set[int]]] = defaultdict(lambda: defaultdict(set))
+    parts = []
+    for u in items:
+        m = _TOGGLE.match(u.detail) if u.metric == "toggle" else None
+        if m:
+            toggles[m.group("sig")][m.group("dir")].add(int(m.group("bit") or -1))
+        else:
+            parts.append(f"{u.metric}: {u.detail}")
+    for sig, dirs in sorted(toggles.items()):
+        for direction, bits in sorted(dirs.items()):
+            parts.append(f"toggle: {sig}{_bits(bits)} {direction}")
+    return "; ".join(sorted(set(parts), key=parts.index))
+
+
+def _bits(bits: set[int]) -> str:
+    if bits == {-1}:
+        return ""
+    ordered = sorted(bits)
+    if ordered == list(range(ordered[0], ordered[-1] + 1)) and len(ordered) > 1:
+        return f"[{ordered[-1]}:{ordered[0]}]"
+    return "[" + ",".join(str(b) for b in reversed(ordered)) + "]"
+
+
 def uncovered_listing(result: ScoreResult, budget: int) -> list[str]:
     """Uncovered points grouped by file and line: `file:line | source` then the missing items."""
     by_line: dict[tuple[str, int], list] = defaultdict(list)
@@ -45,7 +74,7 @@ def uncovered_listing(result: ScoreResult, budget: int) -> list[str]:
     shown = 0
     for (file, line), items in sorted(by_line.items()):
         text = items[0].text
-        details = "; ".join(sorted({f"{u.metric}: {u.detail}" for u in items}))
+        details = describe_missing(items)
         entry = f"  {file}:{line} | {text}\n      missing {details}"
         if used + len(entry) > budget:
             break
