@@ -67,6 +67,26 @@ def token_lengths(records: list[dict[str, Any]], tokenizer) -> list[int]:
     return out
 
 
+def _renamed(config_cls, new: str, old: str, value: Any) -> dict[str, Any]:
+    """The option under its new name where this transformers has it, else the old one."""
+    import dataclasses
+
+    names = {f.name for f in dataclasses.fields(config_cls)}
+    return {new if new in names else old: value}
+
+
+def _warmup(config_cls, ratio: float) -> dict[str, float]:
+    """transformers 5 folded ``warmup_ratio`` into ``warmup_steps`` (a float < 1 is a ratio)."""
+    import dataclasses
+
+    names = {f.name for f in dataclasses.fields(config_cls)}
+    if "warmup_ratio" in names:
+        return {"warmup_ratio": ratio}
+    if ratio >= 1:
+        raise ValueError(f"sft.warmup_ratio must be < 1, got {ratio}")
+    return {"warmup_steps": ratio}
+
+
 def _loss_logger(path: Path):
     from transformers import TrainerCallback
 
@@ -142,11 +162,12 @@ def train(rows: list[Row], cfg: SFTConfig, start_from: str, out_dir: str | Path,
         max_steps=int(cfg.max_steps),
         learning_rate=float(cfg.learning_rate),
         lr_scheduler_type=cfg.lr_scheduler,
-        warmup_ratio=float(cfg.warmup_ratio),
+        **_warmup(TrlSFTConfig, float(cfg.warmup_ratio)),
         weight_decay=float(cfg.weight_decay),
         per_device_train_batch_size=cfg.per_device_batch_size,
         gradient_accumulation_steps=cfg.gradient_accumulation_steps,
-        gradient_checkpointing=bool(cfg.gradient_checkpointing),
+        **_renamed(TrlSFTConfig, "activation_checkpointing", "gradient_checkpointing",
+                   bool(cfg.gradient_checkpointing)),
         bf16=bf16,
         max_length=cfg.max_length,
         completion_only_loss=True,
