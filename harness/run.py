@@ -227,7 +227,8 @@ def run_eval(tasks: list[Task], model, config: RunConfig, out: str | os.PathLike
     jobs: queue.Queue = queue.Queue()
     for p in pending:
         jobs.put(p)
-    finished: queue.Queue = queue.Queue()
+    finished: queue.Queue = queue.Queue()  # for the progress bar
+    written: list[tuple[str, int]] = []  # samples recorded by this invocation
     t_start = time.monotonic()
 
     def on_round(rec: RoundRecord) -> None:
@@ -258,6 +259,7 @@ def run_eval(tasks: list[Task], model, config: RunConfig, out: str | os.PathLike
                 if stop.is_set():
                     return
                 folder.append_sample(srec)
+                written.append((srec.task_id, srec.sample))
                 folder.write_summary(build_summary(folder, config))
             finished.put(srec)
 
@@ -270,7 +272,8 @@ def run_eval(tasks: list[Task], model, config: RunConfig, out: str | os.PathLike
         bar = tqdm(total=len(tasks) * config.n_samples, initial=skipped, unit="sample", dynamic_ncols=True,
                    desc=f"{config.model} {config.mode}")
     passed = sum(1 for s in folder.samples() if s.passed and (s.task_id, s.sample) in done)
-    ran = 0
+    if bar is not None:
+        bar.set_postfix(passed=passed)
     interrupted = False
     for th in threads:
         th.start()
@@ -280,7 +283,6 @@ def run_eval(tasks: list[Task], model, config: RunConfig, out: str | os.PathLike
                 srec = finished.get(timeout=0.2)
             except queue.Empty:
                 continue
-            ran += 1
             passed += srec.passed
             if bar is not None:
                 bar.update(1)
@@ -295,4 +297,5 @@ def run_eval(tasks: list[Task], model, config: RunConfig, out: str | os.PathLike
     summary = build_summary(folder, config, seconds=time.monotonic() - t_start)
     with lock:
         folder.write_summary(summary)
+        ran = len(written)
     return RunOutcome(summary, interrupted, ran, skipped)

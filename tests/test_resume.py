@@ -91,3 +91,38 @@ def test_killed_run_resumes_to_the_same_summary(tmp_path, monkeypatch):
 
     report = CliRunner().invoke(report_cmd, [str(killed)])
     assert report.exit_code == 0 and "pass@2 50.0" in report.output and "w2" in report.output
+
+
+def test_ctrl_c_stops_cleanly_keeping_finished_samples(tmp_path, monkeypatch):
+    """KeyboardInterrupt in the main thread (what Ctrl-C raises) while workers are mid-sample."""
+    import _thread
+    import threading
+
+    from test_eval_e2e import engine_score, fake_model, run_config
+
+    from harness.run import run_eval
+
+    monkeypatch.setenv("OPENAI_API_KEY", "dummy")
+    tasks = [make_task(t) for t in TASKS]
+    samples = tmp_path / "run" / "samples.jsonl"
+
+    def press_ctrl_c():
+        deadline = time.monotonic() + 120
+        while lines(samples) < 1 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        _thread.interrupt_main()
+
+    with FakeOpenAIServer(answer) as srv:
+        model = fake_model(srv, tmp_path)
+        threading.Thread(target=press_ctrl_c, daemon=True).start()
+        out = run_eval(tasks, model, run_config(tasks, max_rounds=ROUNDS, n=N), tmp_path / "run",
+                       scorer=engine_score, workers=2, progress=False)
+        assert out.interrupted and 1 <= out.ran < TOTAL
+        summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+        assert summary["samples"] == len(RunFolder(tmp_path / "run").samples()) == out.ran
+        assert not summary["complete"]
+
+        out = run_eval(tasks, model, run_config(tasks, max_rounds=ROUNDS, n=N), tmp_path / "run",
+                       scorer=engine_score, workers=2, progress=False)
+    assert not out.interrupted and out.skipped + out.ran == TOTAL and out.summary["complete"]
+    assert out.summary["pass_rate"] == 50.0
