@@ -99,7 +99,9 @@ def _get_model(name: str, **kwargs):
 def eval_cmd(model, mode, agent, benchmark, split, n_samples, max_rounds, temperature, top_p, max_tokens,
              api_base, workers, concurrency, seed, task_ids, limit, out, cache_dir, replay_run, max_retries,
              no_progress):
-    """Evaluate MODEL's testbenches on a benchmark; prints the summary and writes a run folder."""
+    """Evaluate a model's testbenches on a benchmark: writes a run folder (resumed when it exists) and
+    prints the summary. `ecov-eval report RUN_DIR` prints a run's summary again. See docs/evaluation.md.
+    """
     from harness.dataset import dataset_hash
     from harness.report import format_summary
     from harness.results import RunConfig
