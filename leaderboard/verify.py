@@ -193,6 +193,12 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
         if dataset_hash(wanted) != config.dataset_hash and dataset_hash(tasks.values()) != config.dataset_hash:
             ver.warnings.append(f"the benchmark's tasks today hash to {dataset_hash(tasks.values())}, "
                                 f"the run recorded {config.dataset_hash}")
+    if config.verilator_version:
+        from harness.run import verilator_version
+
+        here = verilator_version()
+        if here and here != config.verilator_version:
+            ver.warnings.append(f"the run used Verilator {config.verilator_version}, this machine has {here}")
     grouped = group_rounds(run.rounds())
     if not grouped:
         ver.errors.append("rounds.jsonl holds no rounds")

@@ -23,7 +23,7 @@ from harness.feedback import render_feedback
 from harness.metrics import sample_from_rounds
 from harness.records import ScoreResult
 from harness.results import RoundRecord, RunConfig, RunFolder
-from harness.run import build_summary
+from harness.run import build_summary, verilator_version
 from leaderboard import plots
 from leaderboard.cli import main as cli
 from leaderboard.site import build_site, line_diff
@@ -81,7 +81,7 @@ def write_run(root: Path, task, plan: dict[int, list[str | None]], score, *, mod
     cfg = RunConfig(model=model, mode=mode, agent="memoryless" if mode == "agentic" else "direct",
                     benchmark="ecov-embedded", dataset_hash=dataset_hash([task]), n_samples=len(plan),
                     max_rounds=max_rounds, created="2026-12-01T10:00:00Z", task_ids=[task.id],
-                    harness_version="0.1.0", verilator_version="5.048")
+                    harness_version="0.1.0", verilator_version=verilator_version())
     folder.write_config(cfg)
     for sample, tbs in plan.items():
         recs, last, last_fb = [], None, ""
@@ -219,7 +219,7 @@ def test_verify_honest_submission_cli_without_cache(tmp_path, runs, task, scorer
     r = CliRunner().invoke(cli, ["verify", str(dest), "--json", "-q"])
     assert r.exit_code == 0, r.output
     ver = json.loads(r.output)
-    assert ver["verdict"] == VERIFIED and ver["differences"] == []
+    assert ver["verdict"] == VERIFIED and ver["differences"] == [] and ver["warnings"] == []
     rounds = RunFolder(dest / "run").rounds()
     assert ver["checked_rounds"] == sum(1 for x in rounds if x.testbench) == 3
     assert ver["skipped_rounds"] == 1 and ver["scored"] == 2 and ver["checked_samples"] == 2
@@ -365,6 +365,7 @@ def test_submission_and_trajectory_pages(site, task):
     out, _ = site
     page = (out / "s" / "good" / "index.html").read_text()
     assert "Good Model" in page and "memoryless agent, up to 2 rounds" in page
+    assert "Verilator 5.48.0" in page
     assert '<a href="t/updown_counter.html">updown_counter</a>' in page
     traj = (out / "s" / "good" / "t" / "updown_counter.html").read_text()
     assert "passed at round 2" in traj and "not passed" in traj
