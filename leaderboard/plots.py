@@ -50,8 +50,9 @@ def _y_axis(lo: float, hi: float, label: str, height: int = H) -> list[str]:
 def line_chart(series: list[tuple[str, list[float]]], title: str, x_label: str = "round",
                y_label: str = "pass rate (%)") -> str:
     """One line per (label, values); x is the index (round 1, 2, ...), y is 0..100."""
-    series = [(lab, vals) for lab, vals in series if vals]
-    n = max((len(v) for _, v in series), default=0)
+    # Colours follow the caller's order (the table's), so one model has one colour on every chart.
+    series = [(j, lab, vals) for j, (lab, vals) in enumerate(series) if vals]
+    n = max((len(v) for _, _, v in series), default=0)
     body = _y_axis(0, 100, y_label)
     if n == 0:
         body.append(f'<text x="{W / 2}" y="{H / 2}" text-anchor="middle" class="tick">no data</text>')
@@ -67,7 +68,7 @@ def line_chart(series: list[tuple[str, list[float]]], title: str, x_label: str =
     body.append(f'<text x="{(ML + W - MR) / 2}" y="{H - 6}" text-anchor="middle" class="axis-label">'
                 f'{escape(x_label)}</text>')
     legend = []
-    for j, (label, vals) in enumerate(series):
+    for j, label, vals in series:
         color = PALETTE[j % len(PALETTE)]
         pts = " ".join(f"{x_of(i):.1f},{y_of(v):.1f}" for i, v in enumerate(vals))
         body.append(f'<polyline points="{pts}" fill="none" stroke="{color}" stroke-width="2"/>')
@@ -105,13 +106,13 @@ def scatter_chart(points: list[tuple[float, float, str]], title: str,
                   x_label: str = "model size (billions of parameters, log scale)",
                   y_label: str = "pass rate (%)") -> str:
     """(x, y, label) points; x on a log scale (model sizes span orders of magnitude), y 0..100."""
-    points = [(x, y, lab) for x, y, lab in points if x and x > 0]
+    points = [(j, x, y, lab) for j, (x, y, lab) in enumerate(points) if x and x > 0]
     body = _y_axis(0, 100, y_label)
     if not points:
         body.append(f'<text x="{W / 2}" y="{H / 2}" text-anchor="middle" class="tick">'
                     'no submission with a known size</text>')
         return _frame(title, body)
-    lx = [math.log10(x) for x, _, _ in points]
+    lx = [math.log10(x) for _, x, _, _ in points]
     lo, hi = math.floor(min(lx)), math.ceil(max(lx))
     if hi == lo:
         hi = lo + 1
@@ -125,7 +126,7 @@ def scatter_chart(points: list[tuple[float, float, str]], title: str,
                     f'<text x="{x:.1f}" y="{H - MB + 16}" text-anchor="middle" class="tick">{_fmt(10.0 ** e)}</text>')
     body.append(f'<text x="{(ML + W - MR) / 2}" y="{H - 6}" text-anchor="middle" class="axis-label">'
                 f'{escape(x_label)}</text>')
-    for j, (x, y, label) in enumerate(points):
+    for j, x, y, label in points:
         cx, cy = x_of(x), H - MB - (H - MT - MB) * max(0.0, min(y, 100.0)) / 100.0
         body.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="5" fill="{PALETTE[j % len(PALETTE)]}">'
                     f'<title>{escape(label)}: {_fmt(x)}B, {y:.2f}%</title></circle>'

@@ -92,7 +92,9 @@ def verification_mark(ver: Verification | None, digest: str) -> Mark:
         return Mark("verified", "verified",
                     f"{ver.checked_rounds} rounds re-scored on {ver.created[:10]}, all numbers reproduce")
     if ver.verdict == DIFFERS:
-        return Mark("differs", "differs", f"{len(ver.differences)} numbers do not reproduce")
+        n = len(ver.differences)
+        return Mark("differs", "differs", f"{n} figure{'s' if n != 1 else ''} of the run do{'es' if n == 1 else ''} "
+                    "not reproduce when re-scored")
     return Mark("error", "not verified", "; ".join(ver.errors)[:200])
 
 
