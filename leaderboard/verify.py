@@ -259,6 +259,18 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
         for field_, a, b in compare_samples(s, r):
             ver.differences.append(Difference(s.task_id, s.sample, None, field_, a, b))
 
+    # Leaving failed samples out would inflate the pass rate: every sample the config asks for must be there.
+    expected_tasks = config.task_ids if config.task_ids is not None else sorted({t for t, _ in grouped})
+    have = {(s.task_id, s.sample) for s in run.samples()}
+    for t in expected_tasks:
+        for n in range(config.n_samples):
+            if (t, n) not in have:
+                ver.differences.append(Difference(t, n, None, "sample", "missing from samples.jsonl",
+                                                  "expected (config task_ids x n_samples)"))
+    if config.task_ids is not None and tasks and set(tasks) - set(config.task_ids):
+        ver.warnings.append(f"the run covers {len(set(config.task_ids) & set(tasks))} of {len(tasks)} tasks "
+                            f"of {config.benchmark}/{config.split}")
+
     if run.summary_path.exists() and rebuilt:
         try:
             submitted = run.read_summary()

@@ -219,7 +219,8 @@ def test_verify_honest_submission_cli_without_cache(tmp_path, runs, task, scorer
     r = CliRunner().invoke(cli, ["verify", str(dest), "--json", "-q"])
     assert r.exit_code == 0, r.output
     ver = json.loads(r.output)
-    assert ver["verdict"] == VERIFIED and ver["differences"] == [] and ver["warnings"] == []
+    assert ver["verdict"] == VERIFIED and ver["differences"] == []
+    assert len(ver["warnings"]) == 1 and ver["warnings"][0].startswith("the run covers 1 of ")
     rounds = RunFolder(dest / "run").rounds()
     assert ver["checked_rounds"] == sum(1 for x in rounds if x.testbench) == 3
     assert ver["skipped_rounds"] == 1 and ver["scored"] == 2 and ver["checked_samples"] == 2
@@ -258,6 +259,23 @@ def test_verify_cli_reports_differences_and_exits_1(tmp_path, runs, scorer, monk
     assert "summary.pass_rate: submitted 100.0, re-scored 0.0" in r.output
     saved = json.loads((dest / "verification.json").read_text())
     assert saved["verdict"] == DIFFERS and len(saved["differences"]) >= 3
+
+
+def test_verify_catches_a_left_out_sample(tmp_path, runs, scorer):
+    """Dropping a failed sample (and its rounds) would raise the pass rate from 50% to 100%."""
+    dest = _submission(tmp_path, runs["good"])
+    for name in ("samples.jsonl", "rounds.jsonl"):
+        path = dest / "run" / name
+        keep = [line for line in path.read_text().splitlines() if json.loads(line)["sample"] == 0]
+        path.write_text("\n".join(keep) + "\n")
+    summary = json.loads((dest / "run" / "summary.json").read_text())
+    with open_submission(dest) as sub:
+        ver = verify_submission(sub, score=scorer)
+    assert ver.verdict == DIFFERS
+    assert [(d.task_id, d.sample, d.field) for d in ver.differences if d.field == "sample"] == [(TASK_ID, 1, "sample")]
+    assert summary["pass_rate"] == 50.0  # the untouched summary.json still tells the truth ...
+    assert any(d.field == "summary.pass_rate" and d.submitted == 50.0 and d.rescored == 100.0
+               for d in ver.differences)  # ... and disagrees with the shortened records
 
 
 def test_verify_unknown_task_and_missing_folder(tmp_path, runs, scorer, monkeypatch):
