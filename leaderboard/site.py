@@ -34,6 +34,7 @@ from leaderboard.submission import (
     SUBMISSION_FILE,
     Submission,
     SubmissionError,
+    check_name,
     list_submissions,
     open_submission,
     run_digest,
@@ -199,6 +200,7 @@ def _task_pages(env: jinja2.Environment, entry: Entry, sub_dir: Path) -> None:
 
 
 def _entry(folder: Path, env: jinja2.Environment, out: Path) -> Entry:
+    check_name(folder.name)  # it becomes a URL path
     with open_submission(folder) as sub:
         config = sub.run.read_config()
         view = run_view(config, sub.run.samples())
