@@ -9,6 +9,7 @@ A folder whose config identity (RunConfig.identity) differs from the new run's i
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import queue
@@ -29,6 +30,7 @@ from harness.results import RoundRecord, RunConfig, RunFolder, read_jsonl
 from harness.tasks import Task
 
 TIMING_FIELDS = ("seconds", "updated")  # summary.json fields that differ between identical runs
+LOCK_NAME = ".lock"
 
 
 class RunMismatch(Exception):
@@ -83,9 +85,6 @@ def _mismatch_message(old: RunConfig, new: RunConfig, root: Path) -> str:
 def open_run(folder: RunFolder, config: RunConfig) -> tuple[RunConfig, set[tuple[str, int]]]:
     """Create or resume the folder: returns the config to write and the (task, sample) pairs done."""
     if not folder.exists():
-        if folder.root.exists() and any(folder.root.iterdir()):
-            raise RunMismatch(f"{folder.root} exists and is not an ecov-eval run folder (no config.json); "
-                              "choose another --out.")
         return config, set()
     old = folder.read_config()
     if old.identity() != config.identity():
@@ -123,6 +122,22 @@ def _supersede_stale_rounds(folder: RunFolder, done: set[tuple[str, int]]) -> No
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, folder.rounds_path)
+
+
+def lock_run(folder: RunFolder):
+    """An exclusive lock on the folder for this process (released when it exits, even on SIGKILL)."""
+    if not folder.exists() and folder.root.exists() and any(p.name != LOCK_NAME for p in folder.root.iterdir()):
+        raise RunMismatch(f"{folder.root} exists and is not an ecov-eval run folder (no config.json); "
+                          "choose another --out.")
+    folder.root.mkdir(parents=True, exist_ok=True)
+    f = open(folder.root / LOCK_NAME, "a+")  # held open for the whole run
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        f.close()
+        raise RunMismatch(f"{folder.root} is in use by another ecov-eval process; wait for it or choose "
+                          "another --out.") from None
+    return f
 
 
 def finished_rounds(folder: RunFolder) -> dict[tuple[str, int], list[RoundRecord]]:
@@ -211,6 +226,16 @@ def run_eval(tasks: list[Task], model, config: RunConfig, out: str | os.PathLike
                      harness_version=config.harness_version or harness.__version__)
     if not config.verilator_version:
         config = replace(config, verilator_version=verilator_version())
+    run_lock = lock_run(folder)
+    try:
+        return _run_locked(tasks, model, config, folder, agent_cfg, scorer, workers, concurrency, progress,
+                           feedback_fn)
+    finally:
+        run_lock.close()
+
+
+def _run_locked(tasks, model, config, folder, agent_cfg, scorer, workers, concurrency, progress,
+                feedback_fn) -> RunOutcome:
     config, done = open_run(folder, config)
     folder.write_config(config)
     if scorer is None:

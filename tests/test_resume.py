@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from fake_openai import FakeOpenAIServer
 from test_eval_e2e import GOOD, WEAK, full, make_task
@@ -126,3 +127,22 @@ def test_ctrl_c_stops_cleanly_keeping_finished_samples(tmp_path, monkeypatch):
                        scorer=engine_score, workers=2, progress=False)
     assert not out.interrupted and out.skipped + out.ran == TOTAL and out.summary["complete"]
     assert out.summary["pass_rate"] == 50.0
+
+
+def test_a_folder_in_use_or_not_a_run_is_refused(tmp_path):
+    from test_eval_e2e import run_config
+
+    from harness.run import RunMismatch, lock_run, run_eval
+
+    tasks = [make_task("p1")]
+    held = lock_run(RunFolder(tmp_path / "busy"))  # as another ecov-eval process would hold it
+    try:
+        with pytest.raises(RunMismatch, match="in use by another ecov-eval"):
+            run_eval(tasks, None, run_config(tasks), tmp_path / "busy", scorer=lambda *a: None, progress=False)
+    finally:
+        held.close()
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("mine")
+    with pytest.raises(RunMismatch, match="not an ecov-eval run folder"):
+        run_eval(tasks, None, run_config(tasks), tmp_path / "other", scorer=lambda *a: None, progress=False)
+    assert sorted(p.name for p in (tmp_path / "other").iterdir()) == ["notes.txt"]
