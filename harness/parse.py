@@ -23,6 +23,8 @@ _FILENAME = re.compile(r"([\w./-]+\.(?:sv|svh|v|vh|diff|patch))\b", re.I)
 _HUNK = re.compile(r"^@@\s*(?:-(\d+)(?:,(\d+))?\s+\+(\d+)(?:,(\d+))?)?\s*@@.*$")
 _THINK = re.compile(r"<think>.*?</think>", re.S | re.I)
 _MODULE_DECL = re.compile(r"^\s*(?:module|program)\s+(?:automatic\s+|static\s+)?(\w+)", re.M)
+_UNIT_DECL = re.compile(r"^\s*(?:module|program|interface|package|class)\s+(?:automatic\s+|static\s+)?(\w+)",
+                        re.M)
 
 
 @dataclass
@@ -130,6 +132,27 @@ def pick_code_block(blocks: list[Block], dut_module: str = "", design_modules: s
     return max(code, key=lambda b: _block_rank(b, dut_module, design_modules))
 
 
+def with_helpers(best: Block, blocks: list[Block], design_modules: set[str]) -> str:
+    """The chosen block, preceded by other blocks that declare what it uses (a package, an interface).
+
+    Models sometimes split a testbench into several blocks; a block is added only when it declares a
+    name the chosen block mentions and declares nothing of the design or of the chosen block.
+    """
+    own = set(_UNIT_DECL.findall(_strip_comments(best.content)))
+    body = _strip_comments(best.content)
+    helpers = []
+    for b in blocks:
+        if b is best or not b.closed or b.lang not in CODE_LANGS or is_patch(b):
+            continue
+        names = set(_UNIT_DECL.findall(_strip_comments(b.content)))
+        if not names or names & (own | design_modules):
+            continue
+        if any(re.search(rf"\b{re.escape(n)}\b", body) for n in names):
+            helpers.append(b.content.strip("\n"))
+            own |= names
+    return "\n\n".join([*helpers, best.content.strip("\n")])
+
+
 def _bare_code(text: str) -> str | None:
     """An answer that is nothing but code, without fences: from the first module/`timescale to the last endmodule."""
     m = re.search(r"^\s*(`timescale|module\b|program\b|`include|import\b)", text, re.M)
@@ -156,7 +179,7 @@ def parse_response(text: str, current: str | None = None, dut_module: str = "",
     blocks = fenced_blocks(text)
     best = pick_code_block(blocks, dut_module, design_modules)
     if best is not None and _block_rank(best, dut_module, design_modules or set())[:2] == (True, True):
-        return ParseResult(_normalize(best.content), "", "full")
+        return ParseResult(_normalize(with_helpers(best, blocks, design_modules or set())), "", "full")
 
     patches = [b for b in blocks if b.closed and is_patch(b)]
     if not patches and not blocks and any(_HUNK.match(line) for line in text.split("\n")):

@@ -124,3 +124,12 @@ def test_fenced_blocks_keeps_filename_and_nested_fence_length():
     (b,) = fenced_blocks(text)
     assert (b.filename, b.lang, b.closed) == ("counter_tb.sv", "verilog", True)
     assert "``` inside" in b.content
+
+
+def test_helper_blocks_the_testbench_uses_are_kept_in_front():
+    pkg = "package tb_pkg;\n  localparam int N = 4;\nendpackage\n"
+    tb = TB.replace("module tb;", "module tb;\n  import tb_pkg::*;")
+    unused = "interface not_used_if;\nendinterface\n"
+    answer = fence(pkg, "sv", "tb_pkg.sv") + fence(unused) + fence(DUT, "sv", "counter.sv") + fence(tb)
+    r = parse_response(answer, dut_module="counter", design_modules={"counter"})
+    assert r.testbench == pkg + "\n" + tb
