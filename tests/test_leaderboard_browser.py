@@ -14,7 +14,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from test_leaderboard import runs, scorer, site, task  # noqa: F401 - session fixtures shared with that module
+from test_leaderboard import _branch, runs, scorer, scores, site, task  # noqa: F401 - shared session fixtures
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -77,7 +77,7 @@ def _assert_png(path: Path) -> None:
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000
 
 
-def test_sort_filter_open_submission_and_screenshot(browser, served, tmp_path):
+def test_sort_filter_open_submission_and_screenshot(browser, served, scores, tmp_path):  # noqa: F811
     browser.get(served + "/index.html")
     assert browser.title == "ECov leaderboard"
     table = browser.find_element(By.CSS_SELECTOR, "#ecov-embedded-agentic table")
@@ -127,10 +127,13 @@ def test_sort_filter_open_submission_and_screenshot(browser, served, tmp_path):
     tasks.find_element(By.LINK_TEXT, "updown_counter").click()
     WebDriverWait(browser, 30).until(lambda d: d.current_url.endswith("/t/updown_counter.html"))
     samples = browser.find_elements(By.CSS_SELECTOR, "section.sample h2")
-    assert [s.text.split(" · ")[1] for s in samples] == ["passed at round 2 final coverage 100.0%, best 100.0%",
-                                                          "not passed final coverage 35.8%, best 35.8%"]
+    ref, weak = scores["ref"].overall, scores["weak"].overall
+    assert [s.text.split(" · ")[1] for s in samples] == [
+        f"passed at round 2 final coverage {ref:.1f}%, best {ref:.1f}%",
+        f"not passed final coverage {weak:.1f}%, best {weak:.1f}%",
+    ]
     last_round = browser.find_element(By.ID, "sample-0-round-1")
-    assert "14/14" in last_round.text  # the open round shows its branch coverage
+    assert _branch(scores["ref"]) in last_round.text  # the open round shows its coverage table
     last_round.find_element(By.XPATH, ".//summary[starts-with(normalize-space(.), 'Testbench')]").click()
     assert "updown_counter" in last_round.find_element(By.CSS_SELECTOR, "pre.code").text
     traj_png = tmp_path / "trajectory.png"
