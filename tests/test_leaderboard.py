@@ -242,6 +242,21 @@ def test_verify_honest_submission_cli_without_cache(tmp_path, runs, task, scorer
     assert json.loads((dest / "verification.json").read_text())["run_digest"] == run_digest(dest / "run")
 
 
+def test_ecov_eval_run_verifies(tmp_path, task, scorer):
+    """A run folder written by the real runner (harness.run, builtin/random model) verifies as is."""
+    from harness.models import get_model
+    from harness.run import run_eval
+
+    cfg = RunConfig(model="builtin/random", mode="agentic", agent="memoryless", benchmark="ecov-embedded",
+                    dataset_hash=dataset_hash([task]), n_samples=1, max_rounds=2)
+    run_eval([task], get_model("builtin/random"), cfg, tmp_path / "run", scorer=scorer, workers=1, progress=False)
+    dest = add_submission(tmp_path / "run", tmp_path / "subs", "random", _meta("builtin/random", None))
+    with open_submission(dest) as sub:
+        ver = verify_submission(sub, score=scorer)
+    assert ver.verdict == VERIFIED, ver.report()
+    assert ver.checked_samples == 1 and ver.checked_rounds >= 1
+
+
 def test_verify_catches_one_edited_coverage_number(tmp_path, runs, scorer):
     dest = _submission(tmp_path, runs["good"])
     old, new = _tamper_round(dest, "branch", +2)
