@@ -3,11 +3,11 @@
 // stream, under random and directed back-pressure, saturation, packets and flushes.
 module tb;
   logic clk = 0, rst_n = 0, flush = 0;
-  logic s_valid = 0, s_ready, s_last = 0, m_valid, m_ready = 0, m_last, m_sat, dropped, skid_full;
+  logic s_valid = 0, s_ready, s_last = 0, m_valid, m_ready = 0, m_last, m_sat, dropped, skid_full, oversize;
   logic [7:0] s_data = 0, m_data, beats;
   logic [3:0] packets;
   logic [9:0] expq[$];   // {last, sat, data}
-  int errors = 0, n_out = 0, n_in = 0, valid_pct = 100, ready_pct = 100;
+  int errors = 0, n_out = 0, n_in = 0, valid_pct = 100, ready_pct = 100, last_pct = 25, cur_len = 0;
 
   stream_pipe u_pipe (.*);
 
@@ -36,7 +36,9 @@ module tb;
     #1;
     if (!s_valid || s_ready_q) begin
       s_valid = ($urandom_range(0, 99) < valid_pct);
-      s_data = 8'($urandom); s_last = ($urandom_range(0, 3) == 0);
+      s_data = 8'($urandom);
+      s_last = s_valid && (($urandom_range(0, 99) < last_pct) || (last_pct != 0 && cur_len >= 12));
+      if (s_valid) cur_len = s_last ? 0 : cur_len + 1;
     end
     m_ready = ($urandom_range(0, 99) < ready_pct);
   end
@@ -66,6 +68,11 @@ module tb;
     do_flush();            // flush with beats inside
     if (!dropped) begin errors++; $error("dropped not set"); end
     run(30, 0, 100);       // drain: empty pipe
+    if (oversize) begin errors++; $error("oversize without a long packet"); end
+    last_pct = 0;          // one long packet
+    run(40, 100, 100);
+    last_pct = 25;
+    if (!oversize) begin errors++; $error("oversize not set"); end
     do_flush();            // flush of an empty pipe
     run(300, 90, 60);
     valid_pct = 0; ready_pct = 100;

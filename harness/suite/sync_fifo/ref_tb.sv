@@ -5,20 +5,21 @@ module tb;
   logic wr_en = 0, rd_en = 0, clr_err = 0;
   logic [7:0] wr_data = 0, rd_data;
   logic full, empty, almost_full, almost_empty, overflow, underflow;
-  logic [4:0] count;
+  logic [5:0] count;
   logic [7:0] q[$];
   logic [7:0] exp_data;
   logic exp_valid;
   int errors = 0;
+  logic [7:0] patterns[2] = '{8'hFF, 8'h00};
 
-  sync_fifo #(.DW(8), .DEPTH(16), .AF_LEVEL(12), .AE_LEVEL(3)) u_fifo (.*);
+  sync_fifo #(.DW(8), .DEPTH(32), .AF_LEVEL(28), .AE_LEVEL(4)) u_fifo (.*);
 
   always #5 clk = ~clk;
 
   // Model: mirror pushes/pops on each edge and check read data one cycle later.
   always @(posedge clk) if (rst_n) begin
     automatic bit pop = rd_en && q.size() > 0;
-    automatic bit push = wr_en && (q.size() < 16 || pop);
+    automatic bit push = wr_en && (q.size() < 32 || pop);
     exp_valid <= pop;
     if (pop) exp_data <= q.pop_front();
     if (push) q.push_back(wr_data);
@@ -28,8 +29,8 @@ module tb;
     if (exp_valid && rd_data !== exp_data) begin
       errors++; $error("rd_data=%h expected %h", rd_data, exp_data);
     end
-    if (count !== q.size() || full !== (q.size() == 16) || empty !== (q.size() == 0)
-        || almost_full !== (q.size() >= 12) || almost_empty !== (q.size() <= 3)) begin
+    if (count !== q.size() || full !== (q.size() == 32) || empty !== (q.size() == 0)
+        || almost_full !== (q.size() >= 28) || almost_empty !== (q.size() <= 4)) begin
       errors++; $error("flags wrong: count=%0d model=%0d", count, q.size());
     end
   end
@@ -48,12 +49,12 @@ module tb;
     if (!underflow) begin errors++; $error("underflow not set"); end
     cyc(1, 1, 8'h11);                   // push+pop while empty: push only
     cyc(0, 0, 0, 1);                    // clear errors
-    for (int i = 0; i < 16; i++) cyc(1, 0, (i % 2) ? 8'hAA : 8'h55);
+    for (int i = 0; i < 32; i++) cyc(1, 0, (i % 2) ? 8'hAA : 8'h55);
     cyc(1, 0, 8'hFF);                   // overflow
     if (!overflow || !full) begin errors++; $error("overflow/full not set"); end
     cyc(1, 1, 8'h0F);                   // full: push+pop both happen
     cyc(1, 1, 8'hF0, 1);                // clear while both
-    for (int i = 0; i < 17; i++) cyc(0, 1, 0);   // drain to empty and underflow once more
+    for (int i = 0; i < 33; i++) cyc(0, 1, 0);   // drain to empty and underflow once more
     cyc(1, 0, 8'hFF);
     cyc(1, 0, 8'h00);
     // Random traffic biased towards filling, then towards draining.
@@ -61,6 +62,12 @@ module tb;
                      $urandom_range(0, 30) == 0);
     repeat (200) cyc($urandom_range(0, 99) < 40, $urandom_range(0, 99) < 70, 8'($urandom),
                      $urandom_range(0, 30) == 0);
+    // Every storage bit sees a 1 and a 0: drain, then pass all-ones and all-zeros through every entry.
+    while (q.size() > 0) cyc(0, 1, 0);
+    foreach (patterns[p]) begin
+      repeat (32) cyc(1, 0, patterns[p]);
+      repeat (32) cyc(0, 1, 0);
+    end
     #1 rst_n = 0; q.delete(); exp_valid = 0; #1 rst_n = 1;
     cyc(1, 0, 8'h5A);
     if (errors == 0) $display("PASS"); else $display("FAIL: %0d errors", errors);

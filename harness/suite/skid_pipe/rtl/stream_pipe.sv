@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Streaming pipeline: skid buffer -> multiply-by-3 with saturation -> register stage.
-// Counts output beats and packets and reports beats lost to a flush.
-module stream_pipe (
+// Counts output beats and packets, reports beats lost to a flush and over-long input packets.
+module stream_pipe #(
+    parameter int MAX_LEN = 16
+) (
     input  logic       clk,
     input  logic       rst_n,
     input  logic       flush,
@@ -17,12 +19,14 @@ module stream_pipe (
     output logic [7:0] beats,
     output logic [3:0] packets,
     output logic       dropped,
-    output logic       skid_full
+    output logic       skid_full,
+    output logic       oversize
 );
   logic       k_valid, k_ready;
   logic [8:0] k_data;
   logic [9:0] scaled;
   logic [9:0] out_word;
+  logic [4:0] pkt_len;  // beats of the current input packet, saturating at MAX_LEN
 
   skid_buffer #(.W(9)) u_skid (
       .clk, .rst_n, .flush, .s_valid, .s_ready, .s_data({s_last, s_data}),
@@ -56,6 +60,20 @@ module stream_pipe (
         if (m_last) packets <= packets + 1'b1;
       end
       if (flush && (k_valid || m_valid)) dropped <= 1'b1;
+    end
+  end
+
+  // Input packet length check.
+  always_ff @(posedge clk or negedge rst_n) begin
+    if (!rst_n) begin
+      pkt_len  <= '0;
+      oversize <= 1'b0;
+    end else if (flush) begin
+      pkt_len <= '0;
+    end else if (s_valid && s_ready) begin
+      if (pkt_len == 5'(MAX_LEN)) oversize <= 1'b1;
+      if (s_last) pkt_len <= '0;
+      else if (pkt_len != 5'(MAX_LEN)) pkt_len <= pkt_len + 1'b1;
     end
   end
 endmodule

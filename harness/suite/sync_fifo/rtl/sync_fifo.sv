@@ -2,9 +2,9 @@
 // Synchronous FIFO with full/empty, almost-full/almost-empty and sticky overflow/underflow flags.
 module sync_fifo #(
     parameter int DW = 8,
-    parameter int DEPTH = 16,
-    parameter int AF_LEVEL = 12,  // almost_full when count >= AF_LEVEL
-    parameter int AE_LEVEL = 3    // almost_empty when count <= AE_LEVEL
+    parameter int DEPTH = 32,
+    parameter int AF_LEVEL = 28,  // almost_full when count >= AF_LEVEL
+    parameter int AE_LEVEL = 4    // almost_empty when count <= AE_LEVEL
 ) (
     input  logic                     clk,
     input  logic                     rst_n,
