@@ -33,7 +33,9 @@ def main() -> None:
               help=f"Where to write the verification (default: SUBMISSION/{VERIFICATION_FILE}).")
 @click.option("--no-write", is_flag=True, help="Do not write the verification file, only print it.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
-def verify(submission: Path, as_json: bool, out: Path | None, no_write: bool, quiet: bool) -> None:
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Testbenches simulated at once.")
+def verify(submission: Path, as_json: bool, out: Path | None, no_write: bool, quiet: bool, jobs: int) -> None:
     """Re-score every testbench of SUBMISSION and compare with what it recorded.
 
     Exit status 0 when every number reproduces, 1 when some differ or nothing could be checked.
@@ -46,7 +48,7 @@ def verify(submission: Path, as_json: bool, out: Path | None, no_write: bool, qu
 
     try:
         with open_submission(submission) as sub:
-            ver = verify_submission(sub, progress=progress)
+            ver = verify_submission(sub, progress=progress, jobs=jobs)
             target = out or sub.verification_path
     except SubmissionError as e:
         raise click.UsageError(str(e)) from e

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -179,8 +180,40 @@ def _tb_key(task_id: str, testbench: str, seed: int) -> tuple[str, str, int]:
     return task_id, hashlib.sha256(testbench.encode()).hexdigest(), seed
 
 
+def _seed(rec: RoundRecord, default: int) -> int:
+    return int((rec.result or {}).get("seed") or default)
+
+
+def _score_all(grouped: dict[tuple[str, int], list[RoundRecord]], tasks: dict[str, Task], default_seed: int,
+               score: ScoreFn, jobs: int, progress: Callable[[str], None] | None) -> dict[tuple, ScoreResult]:
+    """Simulate each distinct (task, testbench, seed) once, ``jobs`` at a time."""
+    todo: dict[tuple[str, str, int], tuple[Task, str, int]] = {}
+    for (task_id, _), recs in grouped.items():
+        task = tasks.get(task_id)
+        for rec in recs:
+            if task is not None and rec.testbench:
+                seed = _seed(rec, default_seed)
+                todo.setdefault(_tb_key(task_id, rec.testbench, seed), (task, rec.testbench, seed))
+
+    def one(item: tuple[tuple[str, str, int], tuple[Task, str, int]]) -> tuple[tuple, ScoreResult]:
+        key, (task, tb, seed) = item
+        try:
+            res = score(task.design, tb, seed)
+        except Exception as e:  # noqa: BLE001 - reported as an infra error of that round, not a crash
+            res = ScoreResult(status=INFRA_ERROR, instance=task.dut_instance, errors=[f"{type(e).__name__}: {e}"])
+        return key, res
+
+    out: dict[tuple, ScoreResult] = {}
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for i, (key, res) in enumerate(pool.map(one, todo.items()), 1):
+            out[key] = res
+            if progress:
+                progress(f"[{i}/{len(todo)}] {key[0]}: {res.status}, overall {res.overall:.2f}%")
+    return out
+
+
 def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str = "",
-               progress: Callable[[str], None] | None = None) -> Verification:
+               progress: Callable[[str], None] | None = None, jobs: int = 1) -> Verification:
     config = run.read_config()
     ver = Verification(submission=name, verdict=VERIFIED, run_digest=run_digest(run.root),
                        benchmark=config.benchmark, split=config.split,
@@ -202,7 +235,8 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
     grouped = group_rounds(run.rounds())
     if not grouped:
         ver.errors.append("rounds.jsonl holds no rounds")
-    memo: dict[tuple[str, str, int], ScoreResult] = {}  # in memory only: one simulation per testbench
+    memo = _score_all(grouped, tasks, config.seed, score, jobs, progress)  # in memory: one run per testbench
+    ver.scored = len(memo)
     rescored: dict[tuple[str, int], list[RoundRecord]] = {}
     for (task_id, sample), recs in grouped.items():
         task = tasks.get(task_id)
@@ -217,14 +251,7 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
                 ver.differences.append(Difference(rec.task_id, rec.sample, rec.round, field_, a, b))
 
             if rec.testbench:
-                seed = int((rec.result or {}).get("seed") or config.seed)
-                key = _tb_key(task_id, rec.testbench, seed)
-                if key not in memo:
-                    if progress:
-                        progress(f"scoring {task_id} sample {sample} round {rec.round}")
-                    memo[key] = score(task.design, rec.testbench, seed)
-                    ver.scored += 1
-                res = memo[key]
+                res = memo[_tb_key(task_id, rec.testbench, _seed(rec, config.seed))]
                 ver.checked_rounds += 1
                 if res.status == INFRA_ERROR:
                     ver.errors.append(f"{task_id} sample {sample} round {rec.round}: engine infra error: "
@@ -305,7 +332,7 @@ def engine_score_fn() -> ScoreFn:
 
 
 def verify_submission(sub: Submission, score: ScoreFn | None = None, loader: TaskLoader = load_tasks,
-                      progress: Callable[[str], None] | None = None) -> Verification:
+                      progress: Callable[[str], None] | None = None, jobs: int = 1) -> Verification:
     config = sub.run.read_config()
     try:
         tasks = loader(config.benchmark, config.split)
@@ -313,7 +340,7 @@ def verify_submission(sub: Submission, score: ScoreFn | None = None, loader: Tas
         return Verification(submission=sub.name, verdict=ERROR, run_digest=run_digest(sub.run_dir),
                             benchmark=config.benchmark, split=config.split,
                             errors=[f"cannot load benchmark {config.benchmark}/{config.split}: {e}"])
-    return verify_run(sub.run, tasks, score or engine_score_fn(), name=sub.name, progress=progress)
+    return verify_run(sub.run, tasks, score or engine_score_fn(), name=sub.name, progress=progress, jobs=jobs)
 
 
 def read_verification(path) -> Verification | None:

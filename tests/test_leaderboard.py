@@ -231,7 +231,7 @@ def test_verify_honest_submission_cli_without_cache(tmp_path, runs, task, scorer
     path.write_text(json.dumps(fake.to_dict(timing=False)))
     assert engine.score(task.design, WEAK_TB, 1).overall == 99.0  # a caching engine would believe it
 
-    r = CliRunner().invoke(cli, ["verify", str(dest), "--json", "-q"])
+    r = CliRunner().invoke(cli, ["verify", str(dest), "--json", "-q", "-j", "2"])
     assert r.exit_code == 0, r.output
     ver = json.loads(r.output)
     assert ver["verdict"] == VERIFIED and ver["differences"] == []
