@@ -86,7 +86,10 @@ class SFTConfig:
     per_device_batch_size: int = 1
     gradient_accumulation_steps: int = 16
     max_length: int = 16384  # rows longer than this are dropped (never truncated: that would cut the answer)
-    bf16: bool = True
+    bf16: bool = True  # bf16 autocast on GPUs that support it (ignored on CPU)
+    # Weights as loaded: auto = float32 master weights for full fine-tuning (bf16 AdamW updates of size
+    # lr*1e-5 vanish in bf16's 8-bit mantissa), bfloat16 for LoRA (the base is frozen).
+    model_dtype: str = "auto"  # auto | float32 | bfloat16
     gradient_checkpointing: bool = True
     save_steps: int = 0  # 0: save only the final checkpoint
     logging_steps: int = 1
@@ -191,6 +194,8 @@ def _check(cfg: StageConfig) -> None:
     need(t.per_device_batch_size >= 1 and t.gradient_accumulation_steps >= 1, "sft batch sizes must be >= 1")
     need(t.max_length >= 16, f"sft.max_length must be >= 16, got {t.max_length}")
     need(float(t.learning_rate) > 0, "sft.learning_rate must be > 0")
+    need(t.model_dtype in ("auto", "float32", "bfloat16"),
+         f"sft.model_dtype must be auto, float32 or bfloat16, got {t.model_dtype!r}")
     t.learning_rate = float(t.learning_rate)  # YAML reads 1e-5 as a string
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -95,11 +96,12 @@ def _loss_logger(path: Path):
 
         def __init__(self):
             self.records: list[dict[str, float]] = []
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text("")
+            if int(os.environ.get("RANK", "0")) == 0:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text("")
 
         def on_log(self, args, state, control, logs=None, **kwargs):
-            if not logs or "loss" not in logs:
+            if not logs or "loss" not in logs or not state.is_world_process_zero:
                 return
             rec = {"step": int(state.global_step), "loss": float(logs["loss"]),
                    "epoch": float(logs.get("epoch") or 0.0)}
@@ -147,7 +149,10 @@ def train(rows: list[Row], cfg: SFTConfig, start_from: str, out_dir: str | Path,
 
     cuda = torch.cuda.is_available()
     bf16 = bool(cfg.bf16 and cuda and torch.cuda.is_bf16_supported())
-    model = AutoModelForCausalLM.from_pretrained(start_from, dtype=torch.bfloat16 if bf16 else torch.float32)
+    dtype_name = cfg.model_dtype
+    if dtype_name == "auto":
+        dtype_name = "bfloat16" if (bf16 and cfg.lora.enabled) else "float32"
+    model = AutoModelForCausalLM.from_pretrained(start_from, dtype=getattr(torch, dtype_name))
 
     peft_config = None
     if cfg.lora.enabled:
@@ -186,13 +191,17 @@ def train(rows: list[Row], cfg: SFTConfig, start_from: str, out_dir: str | Path,
                          processing_class=tokenizer, peft_config=peft_config, callbacks=[losses])
     result = trainer.train()
     final = out / "final"
+    # save_model runs on every rank (FSDP/ZeRO-3 gather the weights); the rest is rank 0's.
     if peft_config is not None:
         # Keep the adapter, and save the merged model as final/: the next stage and a vLLM server load
         # final/ like any checkpoint, and the next stage's LoRA starts from it.
         trainer.save_model(str(out / "adapter"))
-        trainer.model.merge_and_unload().save_pretrained(str(final))
+        if trainer.is_world_process_zero():
+            trainer.model.merge_and_unload().save_pretrained(str(final))
     else:
         trainer.save_model(str(final))
+    if not trainer.is_world_process_zero():
+        return TrainSummary(start_from, str(final), len(kept), too_long, int(result.global_step), device="cuda")
     tokenizer.save_pretrained(str(final))
     bad = [r for r in losses.records if not math.isfinite(r["loss"])]
     if bad:
