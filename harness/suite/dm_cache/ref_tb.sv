@@ -4,7 +4,7 @@
 module tb;
   logic clk = 0, rst_n = 0;
   logic req_valid = 0, req_we = 0, req_ready, flush = 0, flush_done;
-  logic [7:0] req_addr = 0, req_wdata = 0, resp_rdata, hit_count, miss_count;
+  logic [7:0] req_addr = 0, req_wdata = 0, resp_rdata, hit_count, miss_count, valid_lines, dirty_lines;
   logic resp_valid, resp_hit, resp_err;
   logic mem_valid, mem_ready, mem_we, mem_rvalid = 0, mem_err = 0;
   logic [7:0] mem_addr, mem_wdata, mem_rdata = 0;
@@ -67,6 +67,7 @@ module tb;
     while (!flush_done && n < 200) begin @(posedge clk); #1; n++; end
     flush = 0;
     foreach (m_valid[i]) m_valid[i] = 0;
+    if (valid_lines !== 0 || dirty_lines !== 0) begin errors++; $error("lines left after flush"); end
     for (int a = 0; a < 256; a++)
       if (memory[a] !== golden[a]) begin errors++; $error("memory[%h] stale after flush", a); end
   endtask

@@ -27,7 +27,10 @@ module dm_cache (
     input  logic       mem_err,
     // statistics (saturating)
     output logic [7:0] hit_count,
-    output logic [7:0] miss_count
+    output logic [7:0] miss_count,
+    // line state, for observation
+    output logic [7:0] valid_lines,
+    output logic [7:0] dirty_lines
 );
   typedef enum logic [2:0] {IDLE, COMPARE, WB, FILL, FILL_WAIT, FLUSH_SCAN, FLUSH_WB} state_t;
 
@@ -43,7 +46,6 @@ module dm_cache (
   logic [4:0] t_wtag;
   logic [7:0] d_rdata, d_wdata;
   logic       d_we;
-  logic [7:0] valid_bits, dirty_bits;
   logic       hit;
 
   assign idx   = (state == FLUSH_SCAN || state == FLUSH_WB) ? fl_idx : r_addr[2:0];
@@ -52,7 +54,7 @@ module dm_cache (
   tag_store #(.LINES(8), .TW(5)) u_tags (
       .clk, .rst_n, .rd_idx(idx), .rd_valid(t_valid), .rd_dirty(t_dirty), .rd_tag(t_tag),
       .we(t_we), .wr_idx(idx), .wr_valid(t_wvalid), .wr_dirty(t_wdirty), .wr_tag(t_wtag),
-      .valid_bits, .dirty_bits
+      .valid_bits(valid_lines), .dirty_bits(dirty_lines)
   );
 
   data_ram #(.LINES(8), .DW(8)) u_data (
