@@ -90,6 +90,19 @@ def test_task_folder_is_well_formed(d: Path):
     assert check_testbench(ref, module_names(all_rtl), list(rtl), inst) == []
 
 
+def test_readme_table_lists_every_task_with_its_targets():
+    rows = {}
+    for line in (SUITE / "README.md").read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 6 and cells[0] in IDS:
+            rows[cells[0]] = cells
+    assert sorted(rows) == IDS
+    for d in TASK_DIRS:
+        meta = _meta(d)
+        want = ", ".join(f"{t['instance']} {t['metric']} >= {t['percent']:g}" for t in meta["targets"])
+        assert rows[d.name][1] == meta["difficulty"] and rows[d.name][2] == want, d.name
+
+
 def test_loader_reads_every_folder():
     tasks = load_suite()
     assert [t.id for t in tasks] == IDS
