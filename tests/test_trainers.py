@@ -258,6 +258,25 @@ def test_rejection_keeps_the_best_revision_above_tau(student, engine, tmp_path, 
     assert judge(cands, tau=1000.0) is None
 
 
+def test_rejection_concurrent_requests_and_model_errors(student, engine, monkeypatch):
+    """K requests in flight at once: answers are matched to their sample by seed, outcomes stay in k order."""
+    task, run, _ = student
+    monkeypatch.setenv("OPENAI_API_KEY", "dummy")
+    weak = select_states(states_from_run(run, {task.id: task}), budget=1)
+    from harness.models.litellm_model import api_seed
+
+    answers = [full(GOOD), {"status": 400}, PATCH_WEAK_TO_MID, full(GOOD, "Again.")]
+    by_seed = {api_seed(11 + k, k): a for k, a in enumerate(answers)}  # revision k asks with seed 11 + k
+    with FakeOpenAIServer(lambda body: by_seed[body["seed"]]) as srv:
+        teacher = get_model("openai/teacher", api_base=srv.url, max_retries=0, extra={"cache": False})
+        rows, cands = rejection_rows(weak, {task.id: task}, teacher, engine, k=4, tau=5.0, stage=2,
+                                     source="openai/teacher", seed=11, concurrency=4)
+        assert sorted(r["seed"] for r in srv.requests) == sorted(by_seed)
+    assert [c.reason for c in cands] == [KEPT, "model_error", NOT_BEST, NOT_BEST]
+    assert cands[0].gain == cands[3].gain  # a tie on gain keeps the earliest sample
+    assert len(rows) == 1 and rows[0].meta["candidate"] == "k0" and rows[0].stage == 2
+
+
 # -- config and CLI ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["stage0.yaml", "stage1.yaml", "stage2.yaml", "tiny_cpu.yaml"])

@@ -56,6 +56,7 @@ class RejectionConfig:
     tau: float = 1.0  # minimum coverage gain (percentage points) a revision must bring
     reviser: ModelConfig = field(default_factory=ModelConfig)
     seed: int = 1  # engine seed; revision k of a state uses sample index k
+    concurrency: int = 8  # revision requests of a state in flight at once (scoring stays sequential)
 
 
 @dataclass
@@ -186,6 +187,8 @@ def _check(cfg: StageConfig) -> None:
     r = cfg.rejection
     need(isinstance(r.k, int) and r.k >= 1, f"rejection.k must be an integer >= 1, got {r.k!r}")
     need(isinstance(r.tau, (int, float)), f"rejection.tau must be a number, got {r.tau!r}")
+    need(isinstance(r.concurrency, int) and r.concurrency >= 1,
+         f"rejection.concurrency must be an integer >= 1, got {r.concurrency!r}")
     if cfg.stage in (1, 2):
         need(bool(r.reviser.model), f"stage {cfg.stage} needs rejection.reviser.model (a LiteLLM model string)")
     need(cfg.curation.require in ("compile", "run"),

@@ -84,9 +84,29 @@ def judge(cands: list[Candidate], tau: float) -> Candidate | None:
     return best
 
 
+def ask(reviser, requests: list, concurrency: int = 1) -> list:
+    """Completions for ``requests`` in order; a ModelError stands in for a failed one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from harness.models import ModelError
+
+    def one(req):
+        try:
+            return reviser.complete(req)
+        except ModelError as e:
+            return e
+
+    if concurrency <= 1 or len(requests) <= 1:
+        return [one(r) for r in requests]
+    with ThreadPoolExecutor(max_workers=min(concurrency, len(requests))) as pool:
+        return list(pool.map(one, requests))
+
+
 def revise_state(state: State, task: Task, reviser, engine, k: int, tau: float, seed: int = 1,
-                 coverage: str = "overall") -> tuple[list[Candidate], list[dict[str, str]]]:
-    """Sample, parse and score K revisions of one state, and judge them. Returns (candidates, prompt)."""
+                 coverage: str = "overall", concurrency: int = 1) -> tuple[list[Candidate], list[dict[str, str]]]:
+    """Sample K revisions of one state (``concurrency`` requests in flight), parse and score each in
+    order, and judge them. Returns (candidates, prompt)."""
+    from harness.agent import safe_score
     from harness.models import ModelError, ModelRequest
     from harness.parse import module_names, parse_response
     from harness.prompts import build_messages
@@ -94,16 +114,18 @@ def revise_state(state: State, task: Task, reviser, engine, k: int, tau: float, 
     prompt = build_messages(task, testbench=state.testbench, feedback=state.feedback)
     design_modules = {n for f in task.rtl_files for n in module_names(f.content)}
     last = ScoreResult.from_dict(state.result) if state.result else None
+    requests = [ModelRequest(prompt, task, testbench=state.testbench, result=last, round=state.round + 1,
+                             sample=i, seed=seed + i) for i in range(k)]
+    t0 = time.monotonic()
+    answers = ask(reviser, requests, concurrency)
+    ask_seconds = (time.monotonic() - t0) / max(1, k)
     cands: list[Candidate] = []
-    for i in range(k):
-        t0 = time.monotonic()
+    for i, comp in enumerate(answers):
+        t1 = time.monotonic()
         cand = Candidate(state.key, task.id, i, state.coverage, "")
-        try:
-            comp = reviser.complete(ModelRequest(prompt, task, testbench=state.testbench, result=last,
-                                                 round=state.round + 1, sample=i, seed=seed + i))
-        except ModelError as e:
-            cand.reason, cand.detail = MODEL_ERROR, str(e)[:300]
-            cands.append(cand)
+        cands.append(cand)
+        if isinstance(comp, ModelError):
+            cand.reason, cand.detail = MODEL_ERROR, str(comp)[:300]
             continue
         cand.response = comp.text
         parsed = parse_response(comp.text, current=state.testbench, dut_module=task.dut_module,
@@ -112,22 +134,21 @@ def revise_state(state: State, task: Task, reviser, engine, k: int, tau: float, 
         if not parsed.ok:
             cand.reason, cand.detail = PARSE_ERROR, parsed.error[:300]
         else:
-            res = engine.score(task.design, parsed.testbench, seed)
+            res = safe_score(engine.score, task.design, parsed.testbench, seed)
             cand.testbench = parsed.testbench
             cand.status = res.status
             cand.coverage = round(coverage_of(res, task.targets, coverage), 2)
             cand.gain = round(cand.coverage - state.coverage, 2)
             if res.status != OK:
                 cand.detail = "; ".join(res.errors[:2])[:300]
-        cand.seconds = round(time.monotonic() - t0, 3)
-        cands.append(cand)
+        cand.seconds = round(ask_seconds + time.monotonic() - t1, 3)
     judge(cands, tau)
     return cands, prompt
 
 
 def rejection_rows(states: list[State], tasks: dict[str, Task], reviser, engine, *, k: int, tau: float,
                    stage: int, source: str, seed: int = 1, coverage: str = "overall",
-                   report: Path | None = None, log=None) -> tuple[list[Row], list[Candidate]]:
+                   concurrency: int = 1, report: Path | None = None, log=None) -> tuple[list[Row], list[Candidate]]:
     """Rows for every state whose best revision passed; every candidate appended to ``report``."""
     rows: list[Row] = []
     every: list[Candidate] = []
@@ -136,7 +157,7 @@ def rejection_rows(states: list[State], tasks: dict[str, Task], reviser, engine,
         report.write_text("")
     for n, state in enumerate(states, 1):
         task = tasks[state.task_id]
-        cands, prompt = revise_state(state, task, reviser, engine, k, tau, seed, coverage)
+        cands, prompt = revise_state(state, task, reviser, engine, k, tau, seed, coverage, concurrency)
         every.extend(cands)
         if report is not None:
             with open(report, "a") as f:

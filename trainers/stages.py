@@ -104,7 +104,7 @@ def synth_stage(cfg: StageConfig, *, engine=None, reviser=None, log=print) -> Sy
         rows, cands = rejection_rows(
             result.selected, tasks, reviser or make_reviser(r.reviser), engine or make_engine(),
             k=r.k, tau=r.tau, stage=cfg.stage, source=r.reviser.model, seed=r.seed, coverage=cov,
-            report=out / "rejection.jsonl", log=log)
+            concurrency=r.concurrency, report=out / "rejection.jsonl", log=log)
         result.rows, result.candidates = rows, cands
         reasons: dict[str, int] = {}
         for c in cands:
