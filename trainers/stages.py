@@ -82,6 +82,9 @@ def synth_stage(cfg: StageConfig, *, engine=None, reviser=None, log=print) -> Sy
             per_run[str(run.root)] = stats.to_dict()
             log(f"synth: {run.root}: {stats.rounds} rounds -> {stats.rows} rows "
                 f"(prompt = recorded chat: {stats.prompt_checked - stats.prompt_mismatch}/{stats.prompt_checked})")
+            if stats.prompt_mismatch:
+                log(f"synth: warning: {stats.prompt_mismatch} rebuilt prompts differ from the chat the run sent "
+                    f"(a run made with --agent history?), e.g. {stats.mismatch_keys[0]}")
         if cfg.curation.rescore:
             validate_rows(result.rows, tasks, engine or make_engine(), cfg.rejection.seed, cov)
         result.stats = {"runs": per_run}
