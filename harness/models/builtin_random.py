@@ -34,20 +34,27 @@ NAME = "builtin/random"
 BASE_CYCLES = 4000
 MAX_CYCLES = 128_000
 MIN_CYCLES = 500
-RESET_ONE_IN = 400  # mid-run reset chance per cycle, round 0
+RESET_ONE_IN = 200  # mid-run reset chance per cycle in the third of phases that allow resets
 RESET_ONE_IN_HOT = 40  # when reset logic is uncovered
 MAX_HOT = 24  # hot constants kept per input
 HALF_PERIODS = (5, 7, 11, 13, 17, 19, 23)  # ns; distinct primes keep several clocks out of phase
 
-# Mode weights per phase profile: zero, ones, walk1, walk0, uniform, corner, bits (per-bit density).
+# Mode weights per phase profile: zero, ones, walk1, walk0, uniform, corner, sweep (+1 per change),
+# bits (per-bit density).
 PROFILES = (
-    (5, 5, 5, 5, 55, 10, 15),  # mostly uniform
-    (10, 10, 10, 10, 10, 40, 10),  # corner-heavy
-    (5, 10, 5, 5, 20, 10, 45),  # per-bit density: vectors of requests/enables mostly high or low
-    (35, 5, 5, 5, 25, 10, 15),  # sparse: mostly zeros
+    (5, 5, 5, 5, 50, 10, 5, 15),  # mostly uniform
+    (10, 10, 10, 10, 10, 35, 5, 10),  # corner-heavy
+    (5, 10, 5, 5, 15, 10, 5, 45),  # per-bit density: vectors of requests/enables mostly high or low
+    (30, 5, 5, 5, 25, 10, 5, 15),  # sparse: mostly zeros
+    (5, 5, 5, 5, 20, 10, 40, 10),  # sweeps: addresses and counters walk through every value
 )
-DENSITIES = (3, 20, 50, 80, 97)  # percent of bits high, drawn per phase and input
-CHANGES = (100, 100, 30, 5, 0)  # percent chance an input takes a new value in a cycle (0: held all phase)
+DENSITIES = (3, 10, 25, 50, 50, 50, 75, 90, 97)  # percent of bits high, drawn per phase and input
+CHANGES = (100, 100, 100, 30, 5, 0)  # percent chance an input takes a new value in a cycle (0: held all phase)
+# 1-bit inputs spend some phases as a periodic wave (button presses, strobes, serial bits): high and
+# low run lengths drawn from this list.
+RUN_LENGTHS = (1, 2, 3, 5, 8, 12, 20, 32, 50, 80)
+WAVE_ONE_IN = 4  # chance (1 in N) that a 1-bit input is a wave in a biased phase
+PLAIN_ONE_IN = 3  # chance (1 in N) that a phase is plain uniform random (what a naive baseline does)
 PLAN_TAG = "// ecov-random-plan: "
 
 
@@ -293,6 +300,7 @@ def _vector_driver(p: Port, plan: Plan) -> list[str]:
     shift = f"({lit(w, 1)} << (ecov_cycle % {w}))"
     bits = (f"for (int ecov_k = 0; ecov_k < {w}; ecov_k++) {n}[ecov_k] = ($urandom_range(99) < ecov_dens_{n});"
             if not p.type_name else f"{n} = {_cast(p, rand_expr(w))};")
+    sweep = f"{n} + {lit(w, 1)}" if not p.type_name else f"{w}'({n}) + {lit(w, 1)}"
     corners = [(str(k), f"{n} = {_cast(p, lit(w, v))};") for k, v in enumerate(corner_values(w))]
     lines = [f"    // {n}: {w} bits", f"    if (ecov_fresh || $urandom_range(99) < ecov_chg_{n}) begin"]
     if hot:
@@ -313,6 +321,7 @@ def _vector_driver(p: Port, plan: Plan) -> list[str]:
         lines.append("        7: begin")
         lines.extend(_hot_arms(p, plan, "          "))
         lines.append("        end")
+    lines.append(f"        6: {n} = {_cast(p, sweep)};")
     lines.append(f"        default: {bits}")
     lines.append("      endcase")
     lines.append("    end")
@@ -339,7 +348,14 @@ def _array_driver(p: Port) -> list[str]:
 
 def _bit_driver(p: Port) -> list[str]:
     n = p.name
-    return [f"    if (ecov_fresh || $urandom_range(99) < ecov_chg_{n}) {n} = ($urandom_range(99) < ecov_dens_{n});"]
+    return [
+        f"    if (ecov_wave_{n} != 0) begin",
+        f"      if (ecov_run_{n} == 0) begin",
+        f"        {n} = ~{n};",
+        f"        ecov_run_{n} = {n} ? ecov_hi_{n} : ecov_lo_{n};",
+        f"      end else ecov_run_{n}--;",
+        f"    end else if (ecov_fresh || $urandom_range(99) < ecov_chg_{n}) {n} = ($urandom_range(99) < ecov_dens_{n});",
+    ]
 
 
 def _choice_function(name: str, values: tuple[int, ...]) -> list[str]:
@@ -364,10 +380,13 @@ def render(task: Task, mp: ModulePorts, roles: Roles, plan: Plan) -> str:
     for p in mp.ports:
         add(decl(p, "logic" if p.direction == INPUT else "wire"))
     add("")
-    for v in ("cycle", "profile", "phase_left", "reset_left", "reset_one_in", "m", "seg", "hot_pct"):
+    for v in ("cycle", "profile", "phase_left", "reset_left", "reset_one_in", "reset_on", "m", "seg", "hot_pct"):
         add(f"  int unsigned ecov_{v};")
     for p in data:
         add(f"  int unsigned ecov_dens_{p.name}, ecov_chg_{p.name};")
+    for p in data:
+        if _is_bit(p):
+            add(f"  int unsigned ecov_wave_{p.name}, ecov_hi_{p.name}, ecov_lo_{p.name}, ecov_run_{p.name};")
     add("")
     add(f"  {task.dut_module} {task.dut_instance} (")
     add(",\n".join(f"    .{p.name}({p.name})" for p in mp.ports))
@@ -393,12 +412,22 @@ def render(task: Task, mp: ModulePorts, roles: Roles, plan: Plan) -> str:
     add("")
     L.extend(_choice_function("ecov_pick_density", DENSITIES))
     L.extend(_choice_function("ecov_pick_change", CHANGES))
+    L.extend(_choice_function("ecov_pick_run", RUN_LENGTHS))
+    add("  // A plain phase drives every input uniformly every cycle; the others bias each input on its own.")
     add("  task automatic ecov_new_phase();")
-    add(f"    ecov_profile = $urandom_range({len(PROFILES) - 1});")
-    add("    ecov_phase_left = (16 << $urandom_range(6)) + $urandom_range(15);")
+    add("    bit ecov_plain;")
+    add(f"    ecov_plain = ($urandom_range({PLAIN_ONE_IN - 1}) == 0);")
+    add(f"    ecov_profile = ecov_plain ? 0 : $urandom_range({len(PROFILES) - 1});")
+    add("    ecov_phase_left = (16 << $urandom_range(5)) + $urandom_range(15);")
+    add(f"    ecov_reset_on = (ecov_reset_one_in < {RESET_ONE_IN}) || ($urandom_range(2) == 0);")
     for p in data:
-        add(f"    ecov_dens_{p.name} = ecov_pick_density();")
-        add(f"    ecov_chg_{p.name} = ecov_pick_change();")
+        add(f"    ecov_dens_{p.name} = ecov_plain ? 50 : ecov_pick_density();")
+        add(f"    ecov_chg_{p.name} = ecov_plain ? 100 : ecov_pick_change();")
+        if _is_bit(p):
+            add(f"    ecov_wave_{p.name} = !ecov_plain && ($urandom_range({WAVE_ONE_IN - 1}) == 0);")
+            add(f"    ecov_hi_{p.name} = ecov_pick_run();")
+            add(f"    ecov_lo_{p.name} = ecov_pick_run();")
+            add(f"    ecov_run_{p.name} = 0;")
     add("  endtask")
     add("")
     add("  task automatic ecov_drive_zero();")
@@ -447,7 +476,7 @@ def render(task: Task, mp: ModulePorts, roles: Roles, plan: Plan) -> str:
         add("      if (ecov_reset_left > 0) begin")
         add("        ecov_reset_left--;")
         add("        if (ecov_reset_left == 0) ecov_set_reset(1'b0);")
-        add("      end else if ($urandom_range(ecov_reset_one_in - 1) == 0) begin")
+        add("      end else if (ecov_reset_on != 0 && $urandom_range(ecov_reset_one_in - 1) == 0) begin")
         add("        ecov_set_reset(1'b1);")
         add("        ecov_reset_left = 1 + $urandom_range(3);")
         add("      end")
