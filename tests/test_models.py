@@ -174,6 +174,12 @@ def test_missing_key_is_reported_up_front():
         get_model("openai/gpt-4o")
 
 
+def test_vllm_needs_an_api_base(monkeypatch):
+    monkeypatch.delenv("HOSTED_VLLM_API_BASE", raising=False)
+    with pytest.raises(MissingKeyError, match="needs --api-base"):
+        get_model("hosted_vllm/my-model")
+
+
 def test_local_servers_need_no_key():
     assert get_model("hosted_vllm/my-model", api_base="http://10.0.0.5:8000/v1").name == "hosted_vllm/my-model"
     assert get_model("openai/anything", api_base="http://localhost:8000/v1").name == "openai/anything"

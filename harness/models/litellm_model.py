@@ -111,6 +111,9 @@ class LiteLLMModel:
         return str(provider)
 
     def _check_key(self) -> None:
+        if self.provider == "hosted_vllm" and not (self.api_base or os.environ.get("HOSTED_VLLM_API_BASE")):
+            raise MissingKeyError(f"model {self.name!r} needs --api-base (the vLLM server's URL, "
+                                  f"e.g. http://127.0.0.1:8000/v1) or HOSTED_VLLM_API_BASE")
         if self._api_key or self.provider in KEYLESS_PROVIDERS or is_local(self.api_base):
             return
         try:

@@ -9,8 +9,10 @@ defaults. Clock/reset roles come from names first, refined by how the RTL uses t
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
+import threading
 from dataclasses import dataclass, field
 
 from harness.records import SourceFile
@@ -59,8 +61,27 @@ class Roles:
 # Parsing
 
 
+_cache: dict[str, ModulePorts] = {}
+_lock = threading.Lock()
+
+
 def parse_ports(files: list[SourceFile] | tuple[SourceFile, ...], module: str) -> ModulePorts:
-    """Ports of ``module`` with widths at default parameter values."""
+    """Ports of ``module`` with widths at default parameter values.
+
+    Memoised per (files, module), since every round of every sample asks again; the lock also keeps
+    pyslang to one thread at a time.
+    """
+    h = hashlib.sha256(module.encode())
+    for f in files:
+        h.update(b"\0" + f.name.encode() + b"\0" + f.content.encode())
+    key = h.hexdigest()
+    with _lock:
+        if key not in _cache:
+            _cache[key] = _parse_uncached(files, module)
+        return _cache[key]
+
+
+def _parse_uncached(files, module: str) -> ModulePorts:
     err: Exception | None = None
     try:
         return _parse_pyslang(files, module)
