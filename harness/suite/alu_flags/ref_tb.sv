@@ -2,7 +2,7 @@
 // Reference testbench for alu: every op over corner operands plus random, against a model.
 module tb;
   logic [7:0] a, b, y;
-  logic cin, sat, zero, neg, carry, ovf, illegal;
+  logic cin, sat, zero, neg, carry, ovf, illegal, div_zero;
   logic [3:0] op;
   int errors = 0;
 
@@ -11,9 +11,9 @@ module tb;
   task automatic check();
     logic [8:0] s;
     logic [7:0] r, fr;
-    logic c, v, ill;
+    logic c, v, ill, dz;
     int sh;
-    s = 0; c = 0; v = 0; ill = 0; sh = int'(b[2:0]);
+    s = 0; c = 0; v = 0; ill = 0; dz = 0; sh = int'(b[2:0]);
     case (op)
       0, 1: begin s = a + b + ((op == 1) ? cin : 0); r = s[7:0]; c = s[8];
                   v = (a[7] == b[7]) && (r[7] != a[7]); end
@@ -28,13 +28,18 @@ module tb;
       10: begin r = 8'($signed(a) >>> sh); c = sh != 0 && a[sh - 1]; end
       11: r = 8'({a, a} >> (8 - sh));
       13: r = {7'b0, $signed(a) < $signed(b)};
+      14: begin
+        if (b == 0) begin r = 0; dz = 1; end
+        else if (a == 8'h80 && b == 8'hFF) begin r = 8'h80; v = 1; end
+        else r = 8'(int'($signed(a)) / int'($signed(b)));
+      end
       default: begin r = 0; ill = 1; end
     endcase
     if (sat && v && op <= 3) r = a[7] ? 8'h80 : 8'h7F;
     fr = r;
     if (op == 12) r = a;
     #1;
-    if (y !== r || carry !== c || ovf !== v || illegal !== ill || zero !== (fr == 0) || neg !== fr[7]) begin
+    if (y !== r || carry !== c || ovf !== v || illegal !== ill || div_zero !== dz || zero !== (fr == 0) || neg !== fr[7]) begin
       errors++;
       $error("op=%0d a=%h b=%h cin=%b sat=%b: y=%h(%h) c=%b(%b) v=%b(%b) z=%b n=%b", op, a, b, cin, sat,
              y, r, carry, c, ovf, v, zero, neg);
