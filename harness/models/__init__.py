@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from harness.models.base import (
@@ -15,6 +16,9 @@ from harness.models.base import (
     ModelRequest,
     UnknownModelError,
 )
+
+# Whoever imports LiteLLM first in this process, it must use its bundled price map, never download one.
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 BUILTINS = ("builtin/random", "builtin/replay")
 
