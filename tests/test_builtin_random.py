@@ -237,7 +237,8 @@ def seq_result_missing_match() -> ScoreResult:
 def test_hot_values_go_to_the_named_input():
     data = classify(parse_ports(SEQ_TASK.rtl_files, "acc"), SEQ).data
     hot = hot_values(seq_result_missing_match(), data)
-    assert 0xABCDEF in hot["din"] and 0xABCDEE in hot["din"]
+    assert 0xABCDEF in hot["din"] and 0xABCDEE in hot["din"] and 0xABCDF0 in hot["din"]
+    assert 1 not in hot["din"]  # `1'b1` is a corner value already
     assert all(v < 4 for v in hot.get("op", []))  # only values that fit a 2-bit input
 
 

@@ -218,7 +218,9 @@ def hot_values(res: ScoreResult, data: list[Port]) -> dict[str, list[int]]:
     out: dict[str, list[int]] = {}
     for n, p in wide.items():
         merged = per[n] + Counter({v: c for v, c in pool.items()})
-        fits = [(c, v) for v, c in merged.items() if v < (1 << p.width)]
+        mask = (1 << p.width) - 1
+        # 0, 1 and all-ones are corner values already: keep the slots for the interesting constants.
+        fits = [(c, v) for v, c in merged.items() if v <= mask and v not in (0, 1, mask)]
         fits.sort(key=lambda cv: (-cv[0], cv[1]))
         if fits:
             out[n] = sorted(v for _, v in fits[:MAX_HOT])
