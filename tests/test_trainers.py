@@ -319,3 +319,9 @@ def test_cli_synth_stage0_from_a_run_folder(student, tmp_path):
     path.write_text(yaml.safe_dump(cfg))
     res = CliRunner().invoke(main, ["synth", "--config", str(path)])
     assert res.exit_code == 2 and "nope" in res.output
+    # So is a task file with no tasks in it.
+    (tmp_path / "empty.jsonl").write_text("")
+    cfg.update(sources=[str(run.root)], tasks={"path": str(tmp_path / "empty.jsonl")})
+    path.write_text(yaml.safe_dump(cfg))
+    res = CliRunner().invoke(main, ["synth", "--config", str(path)])
+    assert res.exit_code == 2 and "no tasks" in res.output

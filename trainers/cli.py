@@ -22,8 +22,9 @@ def _input_errors() -> tuple[type[Exception], ...]:
     """Errors that mean the config points at something missing or wrong: usage errors (exit 2)."""
     from harness.dataset import BenchmarkNotFound
     from harness.models import MissingKeyError, UnknownModelError
+    from trainers.synth import NoTasks
 
-    return (FileNotFoundError, BenchmarkNotFound, MissingKeyError, UnknownModelError)
+    return (FileNotFoundError, BenchmarkNotFound, MissingKeyError, UnknownModelError, NoTasks)
 
 
 _INPUT_ERRORS = _input_errors()

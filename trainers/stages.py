@@ -71,6 +71,11 @@ def synth_stage(cfg: StageConfig, *, engine=None, reviser=None, log=print) -> Sy
     write_json_atomic(out / "stage_config.json", cfg.to_dict())
     tasks = load_tasks(cfg.tasks.benchmark, cfg.tasks.split, cfg.tasks.path)
     runs = _runs(cfg)
+    for run in runs:
+        unknown = sorted({r.task_id for r in run.rounds()} - set(tasks))
+        if unknown:
+            log(f"synth: warning: {run.root} has rounds of {len(unknown)} task(s) not in the task set, "
+                f"skipped: {', '.join(unknown[:5])}")
     cov = cfg.sampling.coverage
     result = SynthOutcome(rows=[], curation=Curation())
 

@@ -104,19 +104,26 @@ class Row:
 
 # -- tasks -------------------------------------------------------------------------------------------
 
+class NoTasks(ValueError):
+    """The configured task source holds no tasks, or lines that are not task records."""
+
+
 def load_tasks(benchmark: str = "", split: str = "train", path: str = "") -> dict[str, Task]:
     """Tasks by id, from a JSONL file of Task.to_dict() lines or through harness.dataset."""
     if path:
         p = Path(path)
         if not p.is_file():
             raise FileNotFoundError(f"task file not found: {p}")
-        tasks = [Task.from_dict(d) for d in read_jsonl(p)]
+        try:
+            tasks = [Task.from_dict(d) for d in read_jsonl(p)]
+        except (KeyError, TypeError, ValueError) as e:
+            raise NoTasks(f"{p}: a line is not a task record ({type(e).__name__}: {e})") from None
     else:
         from harness.dataset import load_benchmark
 
         tasks = list(load_benchmark(benchmark, split))
     if not tasks:
-        raise ValueError(f"no tasks in {path or benchmark!r} (split {split!r})")
+        raise NoTasks(f"no tasks in {path or benchmark!r} (split {split!r})")
     return {t.id: t for t in tasks}
 
 
