@@ -24,6 +24,7 @@ from typing import Any
 from harness.tasks import Task
 
 EMBEDDED = "ecov-embedded"
+BUILT = ("cvdp-ecov", "autoeval-ecov")  # benchmark names that need `ecov-data build`
 SPLITS = ("test",)
 MANIFEST = "manifest.json"
 
@@ -217,6 +218,11 @@ def load_benchmark(name: str | os.PathLike | None = None, split: str = "test") -
     s = str(name)
     if _HUB_ID_RE.match(s) and not s.startswith((".", "/")):
         return load_hub(s, split)
+    if s in BUILT:
+        raise BenchmarkNotFound(
+            f"{s} is built from upstream data, not shipped: run `ecov-data build {s} --source PATH --out DIR` "
+            f"(and `ecov-data validate DIR --write-targets`), then pass DIR or the hub id it was published to"
+        )
     raise BenchmarkNotFound(
         f"unknown benchmark {s!r}: not {EMBEDDED!r}, not an existing folder or file, not a hub id "
         f"(owner/name). Build one with: ecov-data build cvdp-ecov|autoeval-ecov --out DIR"

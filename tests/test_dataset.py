@@ -111,6 +111,8 @@ def test_embedded_format_errors(tmp_path):
 def test_unknown_name_and_bad_folder(tmp_path):
     with pytest.raises(BenchmarkNotFound, match="unknown benchmark 'no-such-bench'"):
         load_benchmark("no-such-bench")
+    with pytest.raises(BenchmarkNotFound, match=r"cvdp-ecov is built from upstream data.*ecov-data build cvdp-ecov"):
+        load_benchmark("cvdp-ecov")
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "train.jsonl").write_text("")
     with pytest.raises(FileNotFoundError, match=r"no 'test' split .*found train\.jsonl"):
