@@ -155,14 +155,17 @@ def _read_rows(path: Path) -> list[dict[str, Any]]:
     raise ValueError(f"{path}: expected a .parquet or .jsonl file")
 
 
-def find_data_file(root: Path, split: str) -> Path:
+def find_data_files(root: Path, split: str) -> list[Path]:
+    """The files of one split: ``data/test.parquet``, or shards ``data/test-00000-of-00002.parquet``..."""
     if root.is_file():
-        return root
+        return [root]
     for d in (root / "data", root):
         for fmt in ("parquet", "jsonl"):
-            for p in (d / f"{split}.{fmt}", *sorted(d.glob(f"{split}-*.{fmt}"))):
-                if p.is_file():
-                    return p
+            if (d / f"{split}.{fmt}").is_file():
+                return [d / f"{split}.{fmt}"]
+            shards = sorted(p for p in d.glob(f"{split}-*.{fmt}") if p.is_file())
+            if shards:
+                return shards
     found = sorted(p.name for p in (root / "data").glob("*.*")) if (root / "data").is_dir() else []
     raise FileNotFoundError(
         f"no '{split}' split in {root}: expected data/{split}.parquet or data/{split}.jsonl"
@@ -170,12 +173,18 @@ def find_data_file(root: Path, split: str) -> Path:
     )
 
 
+def find_data_file(root: Path, split: str) -> Path:
+    return find_data_files(root, split)[0]
+
+
 def load_folder(path: str | os.PathLike, split: str = "test") -> list[Task]:
-    p = find_data_file(Path(path), split)
-    try:
-        return [row_to_task(r) for r in _read_rows(p)]
-    except (KeyError, TypeError) as e:
-        raise ValueError(f"{p}: not an ECov task table (missing or bad field {e})") from None
+    tasks = []
+    for p in find_data_files(Path(path), split):
+        try:
+            tasks += [row_to_task(r) for r in _read_rows(p)]
+        except (KeyError, TypeError) as e:
+            raise ValueError(f"{p}: not an ECov task table (missing or bad field {e})") from None
+    return tasks
 
 
 # ---- the hub ----------------------------------------------------------------------------------------
