@@ -54,9 +54,8 @@ def test_round_trip_same_records(tmp_path, fmt):
     assert load_benchmark(path) == back  # the data file itself loads too
     assert dataset_hash(back) == dataset_hash(tasks) == dataset_hash(list(reversed(tasks)))
     # a hub download may hold the split in shards; all of them load, in order
-    rows = path.read_bytes()
     if fmt == "jsonl":
-        lines = rows.decode().splitlines(keepends=True)
+        lines = path.read_text().splitlines(keepends=True)
         shard_dir = tmp_path / "sharded" / "data"
         shard_dir.mkdir(parents=True)
         (shard_dir / "test-00000-of-00002.jsonl").write_text("".join(lines[:2]))
