@@ -96,6 +96,8 @@ def sft(config_path: str, rows_path: str | None) -> None:
         summary = sft_stage(cfg, rows, log=_log)
     except MixedStagesError as e:
         raise _bad_input(e) from None
+    except ValueError as e:  # no rows, every row too long, a tokenizer without a chat template
+        raise click.ClickException(str(e)) from None
     d = summary.to_dict()
     d.pop("losses")
     click.echo(json.dumps(d, indent=2))
@@ -113,10 +115,16 @@ def stage(config_path: str, no_sft: bool) -> None:
         cfg.sft.enabled = False
     if cfg.sft.enabled:
         _need_train_extra()
+    from trainers.sft import MixedStagesError
+
     try:
         summary = run_stage(cfg, log=_log)
     except _INPUT_ERRORS as e:
         raise _bad_input(e) from None
+    except MixedStagesError as e:
+        raise _bad_input(e) from None
+    except ValueError as e:  # e.g. rejection kept no revision, so there is nothing to train on
+        raise click.ClickException(f"{e} (the stage's reports are in {cfg.output_dir})") from None
     click.echo(json.dumps(summary, indent=2))
 
 
