@@ -16,7 +16,6 @@ calibrated: it is listed with its reason and left out when targets are rewritten
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
@@ -102,85 +101,25 @@ def _first(errors: list[str]) -> str:
 
 # ---- random stimulus ---------------------------------------------------------------------------------
 
-_CLOCK_RE = re.compile(r"^(clk|clock|i_clk|clk_i|aclk|pclk|hclk|sys_clk|clk_in)$", re.I)
-_RESET_RE = re.compile(r"(^|_)(rst|reset|arst|srst)(_?n|_b|_ni?)?($|_)|^(rst|reset)", re.I)
 
+def random_testbench(task: Task, cycles: int = RANDOM_CYCLES, seed: int = 1) -> str:
+    """The ``builtin/random`` baseline's testbench for ``task`` (round 0), about ``cycles`` cycles long.
 
-@dataclass(frozen=True)
-class Port:
-    name: str
-    direction: str  # in | out | inout
-    width: int
-
-
-def dut_ports(task: Task) -> list[Port]:
-    """Ports of the DUT top, elaborated with pyslang (default parameters)."""
-    try:
-        from pyslang import ast, syntax
-    except ImportError as e:  # pragma: no cover - pyslang is installed with the harness
-        raise RuntimeError("random-stimulus calibration needs pyslang (pip install pyslang)") from e
-    comp = ast.Compilation()
-    for f in task.rtl_files:
-        comp.addSyntaxTree(syntax.SyntaxTree.fromText(f.content, name=f.name))
-    tops = [i for i in comp.getRoot().topInstances if i.definition.name == task.dut_module]
-    if not tops:
-        raise ValueError(f"{task.id}: pyslang finds no top module {task.dut_module!r}")
-    ports = []
-    for p in tops[0].body.portList:
-        d = str(p.direction).rsplit(".", 1)[-1].lower()
-        if p.type.isUnpackedArray:
-            raise ValueError(f"{task.id}: port {p.name} is an unpacked array; random stimulus does not drive those")
-        ports.append(Port(p.name, {"in": "in", "out": "out"}.get(d, "inout"), max(1, int(p.type.bitWidth))))
-    return ports
-
-
-def _decl(p: Port) -> str:
-    rng = f" [{p.width - 1}:0]" if p.width > 1 else ""
-    return f"  {'wire' if p.direction != 'in' else 'logic'}{rng} {p.name};"
-
-
-def _rand(width: int) -> str:
-    words = math.ceil(width / 32)
-    return "$urandom" if words == 1 else "{" + ", ".join(["$urandom"] * words) + "}"
-
-
-def random_testbench(task: Task, cycles: int = RANDOM_CYCLES) -> str:
-    """A self-checking-free testbench that drives every DUT input at random for ``cycles`` steps.
-
-    Clocks (``clk``...) toggle every 5 time units; resets (``rst``, ``rst_n``...) are asserted for 5
-    cycles at the start and for one cycle about every 500 after; other inputs take a fresh random value
-    each cycle, with all-zeros and all-ones mixed in so wide buses toggle every bit.
+    One random-stimulus generator serves both calibration and the baseline, so "a long random run" means
+    the same thing in the calibration tables and on the leaderboard.
     """
-    ports = dut_ports(task)
-    ins = [p for p in ports if p.direction == "in"]
-    clocks = [p for p in ins if p.width == 1 and _CLOCK_RE.match(p.name)]
-    resets = [p for p in ins if p.width == 1 and p not in clocks and _RESET_RE.search(p.name)]
-    data = [p for p in ins if p not in clocks and p not in resets]
-    active_low = {p.name: bool(re.search(r"(_?n|_b|_ni)$", p.name, re.I)) for p in resets}
+    from harness.models import ModelError, ModelRequest
+    from harness.models.builtin_random import generate
+    from harness.parse import parse_response
 
-    def rst(on: bool) -> list[str]:
-        return [f"      {p.name} = 1'b{int(on != active_low[p.name])};" for p in resets]
-
-    lines = ["`timescale 1ns/1ps", "module ecov_random_tb;"]
-    lines += [_decl(p) for p in ports]
-    conns = ",\n".join(f"    .{p.name}({p.name})" for p in ports)
-    lines += [f"  {task.dut_module} {task.dut_instance} (\n{conns}\n  );", ""]
-    for c in clocks:
-        lines += [f"  initial {c.name} = 1'b0;", f"  always #5 {c.name} = ~{c.name};"]
-    step = f"@(negedge {clocks[0].name})" if clocks else "#10"
-    lines += ["  integer i, mode;", "  initial begin"]
-    lines += [f"    {p.name} = '0;" for p in data] + rst(True)
-    lines += [f"    repeat (5) {step};"] + rst(False)
-    lines += [f"    for (i = 0; i < {cycles}; i = i + 1) begin", "      mode = $urandom % 16;"]
-    for p in data:
-        lines.append(f"      {p.name} = (mode == 0) ? '0 : (mode == 1) ? '1 : {p.width}'({_rand(p.width)});")
-    if resets:
-        lines.append("      if ($urandom % 500 == 0) begin")
-        lines += ["  " + s for s in rst(True)]
-        lines += [f"        {step};"] + ["  " + s for s in rst(False)]
-        lines.append("      end")
-    lines += [f"      {step};", "    end", "    $finish;", "  end", "endmodule", ""]
-    return "\n".join(lines)
+    try:
+        text = generate(ModelRequest(messages=[], task=task, seed=seed), base_cycles=cycles)
+    except ModelError as e:
+        raise ValueError(f"{task.id}: {e}") from None
+    parsed = parse_response(text, dut_module=task.dut_module)
+    if parsed.testbench is None:  # pragma: no cover - the generator always answers with one block
+        raise ValueError(f"{task.id}: the random generator gave no testbench: {parsed.error}")
+    return parsed.testbench
 
 
 # ---- scoring -----------------------------------------------------------------------------------------

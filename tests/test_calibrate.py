@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -64,8 +65,9 @@ def test_uncalibrated_reasons_are_listed():
 def test_random_testbench_drives_a_clocked_design(score):
     task = next(t for t in load_benchmark() if t.id == "updown_counter")
     tb = random_testbench(task, cycles=400)
-    assert "always #5 clk = ~clk;" in tb and "rst_n = 1'b0;" in tb and "rst_n = 1'b1;" in tb
-    assert f"{task.dut_module} {task.dut_instance} (" in tb
+    assert re.search(rf"\b{task.dut_module}\b[^;]*\b{task.dut_instance}\s*\(", tb)
+    assert "rst_n" in tb and "$finish" in tb
+    assert random_testbench(task, cycles=400) == tb  # deterministic
     res = score(task, tb, 1)
     assert res.status == "ok", res.errors
     assert res.metric_percent("dut", "line") > 50 and res.metric_percent("dut", "toggle") > 50
