@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from harness.atomic import write_text_atomic
 from harness.records import (
     COMPILE_ERROR,
     CRASHED,
@@ -28,7 +29,7 @@ from harness.records import (
     ScoreResult,
 )
 from harness.sim import coverage as cov
-from harness.sim.rules import check_testbench, module_names, strip_comments
+from harness.sim.rules import check_testbench, module_names
 from harness.sim.sandbox import Limits, Sandbox, make_sandbox
 from harness.sim.verilator import BuildOptions, VerilatorBackend, find_top
 
@@ -110,7 +111,7 @@ class Engine:
                 path.unlink(missing_ok=True)
         result = self._build_and_run(design, testbench, seed, base)
         if self.config.use_cache and result.status not in (INFRA_ERROR, TIMEOUT):
-            _write_atomic(path, json.dumps(result.to_dict(timing=False), sort_keys=True))
+            write_text_atomic(path, json.dumps(result.to_dict(timing=False), sort_keys=True))
         return result
 
     def _build_and_run(self, design: Design, testbench: str, seed: int, base: ScoreResult) -> ScoreResult:
@@ -207,14 +208,6 @@ def _write_job(job: Path, design: Design, testbench: str) -> list[str]:
     return sources
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent)
-    with os.fdopen(fd, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
-
-
 def _relative(text: str, job: Path) -> str:
     return text.replace(str(job) + "/obj/", "").replace(str(job) + "/", "").replace(str(job), ".")
 
@@ -272,4 +265,4 @@ def _crash_reason(returncode: int, out: str) -> str:
     return f"simulation exited with code {returncode}"
 
 
-__all__ = ["Engine", "EngineConfig", "score", "default_cache_dir", "SCORING_VERSION", "strip_comments"]
+__all__ = ["Engine", "EngineConfig", "score", "default_cache_dir", "jobs_dir", "SCORING_VERSION"]

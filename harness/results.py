@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness.atomic import write_text_atomic
 from harness.records import ScoreResult
 
 SCHEMA_VERSION = 1
@@ -122,17 +122,7 @@ class SampleRecord:
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f, indent=2, sort_keys=True)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_text_atomic(path, json.dumps(data, indent=2, sort_keys=True), fsync=True)
 
 
 def append_jsonl(path: Path, record: dict[str, Any]) -> None:

@@ -25,6 +25,7 @@ from typing import Any
 
 import harness
 from harness.agent import AgentConfig, Interrupted, run_sample
+from harness.atomic import write_text_atomic
 from harness.metrics import sample_from_rounds, summarize
 from harness.results import RoundRecord, RunConfig, RunFolder, read_jsonl
 from harness.tasks import Task
@@ -189,12 +190,6 @@ class _LimitedModel:
             return self._model.complete(request)
 
 
-def _write_text_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
-
-
 def _log_round(folder: RunFolder, rec: RoundRecord) -> None:
     """logs/TASK/sS_rR.md: the prompt, the answer, what was scored and the feedback, for people to read."""
     d = folder.log_dir(rec.task_id)
@@ -209,9 +204,9 @@ def _log_round(folder: RunFolder, rec: RoundRecord) -> None:
     parts.append(f"## feedback\n\n{rec.feedback}")
     if res.log_tail:
         parts.append(f"## simulator log (tail)\n\n{res.log_tail}")
-    _write_text_atomic(d / f"s{rec.sample}_r{rec.round}.md", "\n\n".join(parts) + "\n")
+    write_text_atomic(d / f"s{rec.sample}_r{rec.round}.md", "\n\n".join(parts) + "\n")
     if rec.testbench:
-        _write_text_atomic(d / f"s{rec.sample}_r{rec.round}_tb.sv", rec.testbench)
+        write_text_atomic(d / f"s{rec.sample}_r{rec.round}_tb.sv", rec.testbench)
 
 
 def run_eval(tasks: list[Task], model, config: RunConfig, out: str | os.PathLike, *, scorer=None,

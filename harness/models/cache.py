@@ -10,10 +10,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from harness.atomic import write_text_atomic
 from harness.models.base import Completion
 
 
@@ -49,13 +49,5 @@ class ResponseCache:
 
     def put(self, key: str, completion: Completion, request: dict[str, Any] | None = None) -> None:
         p = self.path(key)
-        p.parent.mkdir(parents=True, exist_ok=True)
         entry = {"key": key, "completion": {**completion.to_dict(), "cached": False}, "request": request}
-        fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{key[:8]}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w") as f:
-                json.dump(entry, f, sort_keys=True)
-            os.replace(tmp, p)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_text_atomic(p, json.dumps(entry, sort_keys=True))
