@@ -11,8 +11,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
-_LINE_COMMENT = re.compile(r"//[^\n]*")
 _STRING = re.compile(r'"(?:\\.|[^"\\\n])*"')
 _MODULE_DEF = re.compile(r"^\s*(?:module|macromodule|interface|program|package)\s+(?:automatic\s+|static\s+)?([A-Za-z_]\w*)", re.M)
 _FILE_TASKS = ("$fopen", "$readmemh", "$readmemb", "$writememh", "$writememb", "$dumpfile", "$fread")

@@ -174,9 +174,11 @@ class VerilatorBackend:
         cflags = [self.options.opt_level, *self.runtime.cflags(), "-Iobj"]
         unity = obj / "ecov_unity.cpp"
         lines = []
-        if self.options.use_pch and self.options.prebuilt_runtime:
-            rt = self.runtime.ensure()
+        # The PCH lives in the runtime folder, so it needs the prebuilt runtime too.
+        rt = self.runtime.ensure() if self.options.prebuilt_runtime else None
+        if rt is not None:
             ro.append(str(rt))
+        if rt is not None and self.options.use_pch:
             cflags += [f"-I{rt}", "-Winvalid-pch"]
             lines.append(f'#include "{PCH_HEADER}"\n')
         lines += [f'#include "{u}"\n' for u in units]
@@ -186,10 +188,7 @@ class VerilatorBackend:
             compiler = [shutil.which("ccache") or "ccache", cxx()]
         objects = ["obj/ecov_unity.o"]
         cmds = [[*compiler, *cflags, "-c", "obj/ecov_unity.cpp", "-o", "obj/ecov_unity.o"]]
-        if self.options.prebuilt_runtime:
-            rt = self.runtime.ensure()
-            if str(rt) not in ro:
-                ro.append(str(rt))
+        if rt is not None:
             objects += [str(rt / f"{g}.o") for g in globals_]
         else:
             for g in globals_:
