@@ -17,7 +17,6 @@ import os
 import re
 import secrets
 import shutil
-import sys
 import tempfile
 import time
 from dataclasses import replace
