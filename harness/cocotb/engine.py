@@ -293,9 +293,11 @@ def test_failures(log: str) -> Failures:
             if re.match(r"^\s*[\d.]+\w*\s+(INFO|WARNING|ERROR|CRITICAL)\s", nxt) or nxt.startswith("*"):
                 break
             block.append(nxt)
-        trimmed = trim_traceback(block)
-        last = trimmed.strip().splitlines()[-1] if trimmed.strip() else ""
-        if not last.startswith("AssertionError"):
+        # cocotb indents continuation lines under its log prefix: cut that column off.
+        indent = min((len(b) - len(b.lstrip()) for b in block if b.strip()), default=0)
+        trimmed = trim_traceback([b[indent:] for b in block])
+        kinds = [ln.split(":")[0] for ln in trimmed.splitlines() if re.match(r"^[A-Za-z_][\w.]*(Error|Exception|Exit)\b", ln)]
+        if not kinds or kinds[-1] != "AssertionError":
             f.crashed = True
         if _REFUSED in trimmed:
             f.rejected = True
