@@ -12,7 +12,13 @@ from pathlib import Path
 import pytest
 
 from harness.builders.embedded import load_suite
-from harness.cocotb.engine import CocotbEngine, RlimitRefused, attach_coverage, rename_hierarchy, trim_traceback
+from harness.cocotb.engine import (
+    CocotbEngine,
+    RlimitRefused,
+    attach_coverage,
+    rename_hierarchy,
+    trim_traceback,
+)
 from harness.cocotb.parse import parse_python_response
 from harness.cocotb.policy import check_python_testbench
 from harness.cocotb.prompts import build_messages
