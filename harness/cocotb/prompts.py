@@ -54,6 +54,8 @@ RULES = """## Rules (cocotb track)
 - One Python file with one or more `@cocotb.test()` async functions taking `dut`, the design's toplevel.
   cocotb 2.1 API: `cocotb.start_soon(Clock(dut.clk, 10, unit="ns").start())`, `await RisingEdge(dut.clk)`,
   `await Timer(5, unit="ns")`, `dut.x.value = 3`, `int(dut.y.value)`; the tests end the simulation.
+  A write is applied at the next simulation step: reading the same signal before an `await` still
+  gives the old value, so keep your own copy of what you drive.
 - Drive the design only through its ports: `dut.<input port>.value = ...`. Internal signals are not
   visible; output ports are read-only. Force/Freeze/Release are not allowed.
 - Imports allowed: cocotb (and cocotb.triggers, .clock, .types, .handle, .queue, .utils, .task,
