@@ -326,7 +326,21 @@ def discover(source: Path) -> tuple[list[Path], list[Path]]:
     return jsonl, sorted(markers)
 
 
-def build(source: Path, only: list[str] | None = None, skip_bad: bool = False, commit: str = "") -> BuildResult:
+# ECov's own reference testbenches (original work, never shown to a model), one per task id.
+REFERENCES = Path(__file__).resolve().parents[2] / "benchmarks" / BENCHMARK / "references"
+
+
+def attach_references(task: Task, folder: Path | None) -> Task:
+    """Add ``<folder>/<task id>.sv`` to the task's calibration testbenches (after any upstream one)."""
+    ref = folder / f"{task.id}.sv" if folder else None
+    if ref is not None and ref.is_file():
+        task.reference_tbs = [*task.reference_tbs, SourceFile(f"ecov_{task.id}.sv", read_text(ref))]
+        task.source["reference"] = "ecov"
+    return task
+
+
+def build(source: Path, only: list[str] | None = None, skip_bad: bool = False, commit: str = "",
+          references: Path | None = REFERENCES) -> BuildResult:
     """Build cid012 tasks from every JSONL datapoint and problem folder under ``source``."""
     source = Path(source)
     jsonl, folders = discover(source)
@@ -353,7 +367,7 @@ def build(source: Path, only: list[str] | None = None, skip_bad: bool = False, c
         if only and task.id not in only:
             return
         seen.add(task.id)
-        res.tasks.append(task)
+        res.tasks.append(attach_references(task, references))
 
     for path in jsonl:
         file_commit = commit or upstream_commit(path)
