@@ -302,5 +302,7 @@ def format_comparison(c: Comparison, list_tasks: int = 20) -> str:
             lines.append(f"  {r.round + 1:<12}{r.pass_rate.a:>8.1f}{r.pass_rate.b:>8.1f}{_signed(r.pass_rate.diff):>8}"
                          f"  {_ci(r.pass_rate):<18}{_signed(r.avg_overall.diff):>10}  {_ci(r.avg_overall):<18}"
                          f"{len(r.tasks.won):>5}/{len(r.tasks.lost):<3}{_p(r.tasks.p_value):>9}")
-    lines += ["", "  * the interval excludes 0. Method: docs/evaluation.md (Comparing two runs)."]
+    star = "  * the interval excludes 0. " if c.pass_rate.significant or c.avg_overall.significant or any(
+        r.pass_rate.significant or r.avg_overall.significant for r in c.per_round) else "  "
+    lines += ["", star + "Method: docs/evaluation.md (Comparing two runs)."]
     return "\n".join(lines)

@@ -173,6 +173,11 @@ def build_summary(folder: RunFolder, config: RunConfig | None = None, seconds: f
         "complete": len(samples) >= expected,
         "updated": now_iso(),
     })
+    from harness.baseline import random_hard_summary  # issue 15: pass % on the tasks random stimulus fails
+
+    hard = random_hard_summary(config.benchmark, summary["per_task"])
+    if hard is not None:
+        summary["random_hard"] = hard
     if seconds is not None:
         summary["seconds"] = round(seconds, 2)
     return summary
