@@ -378,4 +378,9 @@ def _board_frame(es: list[Entry], levels: list[str], max_k: int):
                "tokens_per_sample": v.tokens_per_sample, "cost": v.pct("cost"), "verified": e.mark.state,
                "date": e.sub.meta.date}
         rows.append(row)
-    return pd.DataFrame(rows)
+    df = pd.DataFrame(rows)
+    text = {"submission", "model", "type", "benchmark", "mode", "agent", "verified", "date"}
+    for c in df.columns:
+        if c not in text:  # None (no value) becomes NaN, so csv and parquet read back the same
+            df[c] = pd.to_numeric(df[c]).astype(float if c != "rank" else int)
+    return df

@@ -270,3 +270,32 @@ def test_reference_model_answers_with_the_reference_and_prompts_never_show_it():
     none = task.__class__(**{**task.__dict__, "reference_tbs": []})
     with pytest.raises(ModelError, match="no reference testbench"):
         model.complete(ModelRequest(messages=[], task=none))
+
+
+# ---- end to end on the real engine --------------------------------------------------------------------
+
+
+def test_reference_beats_random_on_a_random_hard_task(tmp_path):
+    """builtin/reference and builtin/random, direct, on lock_fsm (which random stimulus fails), scored by
+    Verilator; the summary carries pass % on random-hard tasks and compare reports the reference's win."""
+    from harness.cli.eval import _load_tasks
+    from harness.dataset import dataset_hash
+    from harness.engine import Engine, EngineConfig
+    from harness.report import format_summary
+    from harness.run import run_eval
+
+    tasks = _load_tasks("ecov-embedded", "test", ("lock_fsm",), None)
+    engine = Engine(EngineConfig(cache_dir=tmp_path / "cache"))
+    out = {}
+    for model in ("builtin/random", "builtin/reference"):
+        cfg = RunConfig(model=model, mode="direct", agent="direct", benchmark="ecov-embedded",
+                        dataset_hash=dataset_hash(tasks), max_rounds=1)
+        out[model] = tmp_path / model.split("/")[1]
+        outcome = run_eval(tasks, get_model(model), cfg, out[model], scorer=engine.score, workers=1, progress=False)
+        hard = outcome.summary["random_hard"]
+        assert hard == {"pass_rate": 100.0 if model == "builtin/reference" else 0.0, "tasks": 1, "of": 6}
+        assert "pass % random-hard" in format_summary(outcome.summary)
+    c = compare_runs(out["builtin/random"], out["builtin/reference"], resamples=200)
+    assert (c.pass_rate.a, c.pass_rate.b) == (0.0, 100.0) and c.task_test.won == ["lock_fsm"]
+    assert c.avg_overall.diff > 0 and c.task_test.p_value == 1.0  # one discordant task proves nothing
+    assert to_frame(out["builtin/reference"])["status"].tolist() == ["ok"]
