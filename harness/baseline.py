@@ -6,8 +6,8 @@ of a benchmark are those that builtin/random fails in every one of its n agentic
 "pass % on random-hard tasks" is its pass % over those tasks only (task-level mean, as harness.metrics).
 
 The record, ``random_baseline.json``, lies beside the built benchmark (``DIR/random_baseline.json``;
-for the embedded suite ``harness/suite/random_baseline.json``; a built benchmark known by name may also
-keep it in ``benchmarks/NAME/random_baseline.json``). It holds per task the passing samples in direct
+for the embedded suite ``harness/suite/random_baseline.json``; for a shipped benchmark named like
+``cvdp-ecov``, in its shipped folder, ``benchmarks/NAME/random_baseline.json``). It holds per task the passing samples in direct
 and agentic mode, n, the seed, rounds, protocol and versions it was made with. Make it with
 ``ecov-data random-baseline BENCHMARK [-n 3]`` (runs builtin/random twice) or from existing runs with
 ``--from-runs DIRECT_RUN AGENTIC_RUN``.
@@ -133,8 +133,19 @@ def record_path(benchmark: str | os.PathLike | None) -> Path | None:
         for d in ([p] if p.is_dir() else []) + list(p.parents)[:3]:
             if (d / RECORD_NAME).is_file():
                 return d / RECORD_NAME
-    named = REPO_BENCHMARKS / Path(str(benchmark).rstrip("/")).name / RECORD_NAME
-    return named if named.is_file() else None
+    name = Path(str(benchmark).rstrip("/")).name
+    for d in (_shipped(name), REPO_BENCHMARKS / name):
+        if d is not None and (d / RECORD_NAME).is_file():
+            return d / RECORD_NAME
+    return None
+
+
+def _shipped(name: str) -> Path | None:
+    """The shipped built folder of a benchmark named like cvdp-ecov (harness.dataset.shipped_dir)."""
+    from harness import dataset
+
+    finder = getattr(dataset, "shipped_dir", None)
+    return finder(name) if finder and name in dataset.BUILT else None
 
 
 def load_random_baseline(benchmark: str | os.PathLike | None) -> RandomBaseline | None:
@@ -170,6 +181,8 @@ def default_out(benchmark: str) -> Path | None:
     if benchmark == EMBEDDED:
         return SUITE_RECORD
     p = Path(benchmark)
+    if not p.exists() and _shipped(benchmark) is not None:  # a shipped benchmark by name: its folder
+        return _shipped(benchmark) / RECORD_NAME
     if p.is_dir():
         return p / RECORD_NAME
     if p.is_file():
