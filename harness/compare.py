@@ -5,8 +5,8 @@ run's pass % is the mean over tasks of each task's pass rate over its samples.
 
 * **Pairing.** Samples are paired by (task, sample index); samples only one run has are left out and
   counted. Runs are refused, with the reason, when their benchmark, split, dataset hash or protocol
-  preset differ (a config.json without ``protocol`` is the "legacy" protocol): their numbers do not
-  measure the same thing.
+  preset differ (a config.json without ``protocol`` reads as RunConfig reads it, see ``protocol_of``):
+  their numbers do not measure the same thing.
 * **Interval.** A 95% paired bootstrap percentile interval (seeded: ``seed``, default 0; ``resamples``,
   default 10,000): each resample draws tasks with replacement, then, within each drawn task, its sample
   pairs with replacement, and takes the mean over tasks of the mean paired difference. Two-level
@@ -146,9 +146,18 @@ class Comparison:
 
 
 def protocol_of(run_dir: str | Path) -> str:
-    """The run's protocol preset, read from config.json as written ("legacy" when it has none)."""
+    """The run's protocol preset from config.json. A config without one is a run from before protocols:
+    RunConfig decides what it reads as (issue 11: "ecov", the loop those runs ran); "legacy" where
+    RunConfig has no protocol field."""
+    from harness.results import RunConfig
+
     raw = json.loads((Path(run_dir) / "config.json").read_text())
-    return str(raw.get("protocol") or LEGACY_PROTOCOL)
+    if raw.get("protocol"):
+        return str(raw["protocol"])
+    try:
+        return str(getattr(RunConfig.from_dict(raw), "protocol", "") or LEGACY_PROTOCOL)
+    except TypeError:  # a config too old or too new for this RunConfig
+        return LEGACY_PROTOCOL
 
 
 def _check(a, b, path_a, path_b) -> list[str]:

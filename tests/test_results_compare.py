@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from harness.baseline import RandomBaseline, from_runs, random_baseline_cmd, random_hard_summary, record_path
 from harness.cli.eval import compare_cmd, export_cmd
-from harness.compare import CompareError, compare_runs, mcnemar_exact, paired_bootstrap
+from harness.compare import CompareError, compare_runs, mcnemar_exact, paired_bootstrap, protocol_of
 from harness.metrics import sample_from_rounds
 from harness.models import get_model
 from harness.models.base import ModelError, ModelRequest
@@ -42,8 +42,9 @@ def _result(overall: float, status: str = "ok") -> dict:
 
 
 def write_run(root, plan: dict[tuple[str, int], list[float | None]], *, model="m", mode="agentic", seed=1,
-              dataset_hash="sha256:abc", benchmark="bench", protocol=None, max_rounds=2, error=None):
-    """plan: (task, sample) -> overall per round (100 = passes and stops; None = no usable answer)."""
+              dataset_hash="sha256:abc", benchmark="bench", protocol="ecov", max_rounds=2, error=None):
+    """plan: (task, sample) -> overall per round (100 = passes and stops; None = no usable answer).
+    ``protocol`` is written into config.json as is; "" leaves it out (a run from before protocols)."""
     folder = RunFolder(root)
     tasks = sorted({t for t, _ in plan})
     n = max(s for _, s in plan) + 1
@@ -51,10 +52,11 @@ def write_run(root, plan: dict[tuple[str, int], list[float | None]], *, model="m
                     benchmark=benchmark, dataset_hash=dataset_hash, n_samples=n, max_rounds=max_rounds,
                     seed=seed, task_ids=tasks)
     folder.write_config(cfg)
-    if protocol is not None:  # as issue 11's RunConfig writes it
-        raw = json.loads(folder.config_path.read_text())
-        raw["protocol"] = protocol
-        folder.config_path.write_text(json.dumps(raw))
+    raw = json.loads(folder.config_path.read_text())
+    raw["protocol"] = protocol
+    if not protocol:
+        del raw["protocol"]
+    folder.config_path.write_text(json.dumps(raw))
     for (task, sample), covs in sorted(plan.items()):
         recs, last = [], None
         for r, cov in enumerate(covs):
@@ -155,8 +157,10 @@ def test_refusals_say_why(tmp_path):
     llm4cov_a = write_run(tmp_path / "pa", plan, protocol="llm4cov")
     llm4cov_b = write_run(tmp_path / "pb", plan, protocol="llm4cov", seed=5)
     assert compare_runs(llm4cov_a, llm4cov_b, resamples=200).protocol == "llm4cov"
-    with pytest.raises(CompareError, match="legacy"):
-        compare_runs(base, llm4cov_a)  # a config.json without protocol is the legacy protocol
+    old = write_run(tmp_path / "old", plan, protocol="")  # a config.json without protocol
+    assert protocol_of(old) in ("ecov", "legacy")  # as RunConfig reads it (issue 11: "ecov")
+    with pytest.raises(CompareError, match=f"RUN_A '{protocol_of(old)}', RUN_B 'llm4cov'"):
+        compare_runs(old, llm4cov_a)
     disjoint = write_run(tmp_path / "d", {("zz", 0): [100.0]})
     with pytest.raises(CompareError, match="no finished"):
         compare_runs(base, disjoint)
@@ -225,7 +229,7 @@ def test_random_baseline_record_from_runs(tmp_path):
     assert r.exit_code == 0, r.output
     assert "fails 1 of 3 tasks" in r.output and "random-hard: t2" in r.output
     rec = RandomBaseline.from_dict(json.loads(out.read_text()))
-    assert rec.random_hard == {"t2"} and rec.n == 2 and rec.protocol == "legacy" and rec.max_rounds == 2
+    assert rec.random_hard == {"t2"} and rec.n == 2 and rec.protocol == protocol_of(agentic) and rec.max_rounds == 2
     assert (rec.tasks["t1"].direct, rec.tasks["t1"].agentic) == (0, 1) and rec.tasks["t2"].agentic_overall == 35.0
     assert record_path(str(bench)) == out and record_path(str(bench / "data")) is None  # not a folder there
     per_task = {"t0": {"pass_rate": 100.0, "samples": 1}, "t2": {"pass_rate": 50.0, "samples": 2}}
