@@ -14,8 +14,10 @@ run's pass % is the mean over tasks of each task's pass rate over its samples.
 * **Test.** McNemar's exact test on per-task pass: a task is discordant when its pass rate over the
   paired samples differs between the runs (with one sample per task, exactly McNemar's b and c);
   p = min(1, 2 · P[Binomial(b + c, 1/2) <= min(b, c)]), two-sided, computed exactly with integers.
-* **Rounds.** The same per agentic round r: a sample's state after round r (passed by then, coverage of
-  its last round up to r), carrying a finished sample's last round forward.
+* **Coverage** is a sample's coverage as the runs' protocol defines Avg Cov (harness.protocol: the best
+  state over rounds, or the final round; the final round for runs from before protocols).
+* **Rounds.** The same per agentic round r: a sample's state after round r (passed by then, its coverage
+  up to r), carrying a finished sample's last state forward.
 """
 
 from __future__ import annotations
@@ -179,17 +181,45 @@ def _check(a, b, path_a, path_b) -> list[str]:
     return notes
 
 
-def _states(rounds, keys, n_rounds: int):
-    """(passed, coverage) after each round r < n_rounds for each (task, sample) in ``keys``."""
-    rf = rounds.dropna(subset=["round"])
-    idx = ["task_id", "sample"]
-    cols = list(range(n_rounds))
-    cov = (rf.pivot_table(index=idx, columns="round", values="overall", aggfunc="last")
-           .reindex(index=keys, columns=cols).ffill(axis=1).fillna(0.0))
-    passed = (rf.assign(p=rf["passed"].astype(float))
-              .pivot_table(index=idx, columns="round", values="p", aggfunc="max")
-              .reindex(index=keys, columns=cols).ffill(axis=1).fillna(0.0))
-    return passed, cov
+def avg_cov_kind(protocol: str) -> str:
+    """How the protocol defines a sample's coverage: "best" (best state over rounds) or "final"."""
+    try:
+        from harness.protocol import get_protocol
+    except ImportError:  # before protocols existed: the final round
+        return "final"
+    try:
+        return get_protocol(protocol).avg_cov
+    except (KeyError, ValueError):
+        return "final"
+
+
+def _cov_by_round(s, kind: str) -> list[float]:
+    seq = list(s.overall_by_round)
+    if kind == "best":
+        return list(getattr(s, "best_overall_by_round", None) or np.maximum.accumulate(seq or [0.0]).tolist())
+    return seq
+
+
+def sample_rows(folder, n_rounds: int, kind: str):
+    """One row per finished sample: passed and coverage (as the protocol defines it), overall and after
+    each round r < n_rounds (a sample that stopped carries its last state forward)."""
+    import pandas as pd
+
+    rows = []
+    for s in folder.samples():
+        covs = _cov_by_round(s, kind)
+        final = covs[-1] if covs else 0.0
+        if kind != "best":
+            final = s.final_overall
+        elif getattr(s, "best_state_overall", None) is not None:
+            final = s.best_state_overall
+        row = {"task_id": s.task_id, "sample": s.sample, "passed": float(s.passed), "cov": float(final)}
+        for r in range(n_rounds):
+            row[f"p{r}"] = float(s.passed_round is not None and s.passed_round <= r)
+            row[f"c{r}"] = float(covs[min(r, len(covs) - 1)]) if covs else 0.0
+        rows.append(row)
+    cols = ["task_id", "sample", "passed", "cov", *(f"{k}{r}" for r in range(n_rounds) for k in "pc")]
+    return pd.DataFrame(rows, columns=cols)
 
 
 def _figure(pairs, col_a: str, col_b: str, resamples: int, seed: int, scale: float = 1.0) -> Figure:
@@ -210,7 +240,7 @@ def _task_test(pairs, col_a: str, col_b: str) -> TaskTest:
 
 def compare_runs(run_a: str | Path, run_b: str | Path, resamples: int = RESAMPLES, seed: int = SEED) -> Comparison:
     """Compare two run folders, pairing by (task, sample). Raises CompareError when they are not comparable."""
-    from harness.results import RunFolder, samples_frame, to_frame
+    from harness.results import RunFolder
 
     fa, fb = RunFolder(run_a), RunFolder(run_b)
     for f, name in ((fa, "RUN_A"), (fb, "RUN_B")):
@@ -218,10 +248,12 @@ def compare_runs(run_a: str | Path, run_b: str | Path, resamples: int = RESAMPLE
             raise CompareError(f"{name} {f.root} is not an ecov-eval run folder (no config.json)")
     ca, cb = fa.read_config(), fb.read_config()
     notes = _check(ca, cb, fa.root, fb.root)
-    sa, sb = samples_frame(fa), samples_frame(fb)
+    protocol = protocol_of(fa.root)
+    kind = avg_cov_kind(protocol)
+    n_rounds = max(ca.max_rounds, cb.max_rounds)
+    sa, sb = sample_rows(fa, n_rounds, kind), sample_rows(fb, n_rounds, kind)
     key = ["task_id", "sample"]
-    pairs = sa[[*key, "passed", "final_overall"]].merge(sb[[*key, "passed", "final_overall"]], on=key,
-                                                       suffixes=("_a", "_b"))
+    pairs = sa.merge(sb, on=key, suffixes=("_a", "_b"))
     if pairs.empty:
         raise CompareError("the runs share no finished (task, sample): nothing to pair")
     unpaired = len(sa) + len(sb) - 2 * len(pairs)
@@ -231,34 +263,25 @@ def compare_runs(run_a: str | Path, run_b: str | Path, resamples: int = RESAMPLE
         expected = len(c.task_ids or []) * c.n_samples
         if expected and len(s) < expected:
             notes.append(f"run {name} is incomplete ({len(s)} of {expected} samples)")
-    for col in ("passed_a", "passed_b"):
-        pairs[col] = pairs[col].astype(float)
 
     comp = Comparison(
         a=RunSide(str(run_a), ca.model, ca.mode, ca.agent, ca.seed, ca.n_samples, ca.max_rounds, len(sa)),
         b=RunSide(str(run_b), cb.model, cb.mode, cb.agent, cb.seed, cb.n_samples, cb.max_rounds, len(sb)),
-        benchmark=ca.benchmark, split=ca.split, dataset_hash=ca.dataset_hash, protocol=protocol_of(fa.root),
+        benchmark=ca.benchmark, split=ca.split, dataset_hash=ca.dataset_hash, protocol=protocol,
         tasks=int(pairs["task_id"].nunique()), pairs=len(pairs), unpaired=unpaired,
         pass_rate=_figure(pairs, "passed_a", "passed_b", resamples, seed, 100.0),
-        avg_overall=_figure(pairs, "final_overall_a", "final_overall_b", resamples, seed),
+        avg_overall=_figure(pairs, "cov_a", "cov_b", resamples, seed),
         task_test=_task_test(pairs, "passed_a", "passed_b"), notes=notes,
         method={"difference": "B - A, percentage points, task-level means", "interval": f"{LEVEL:.0%} paired "
                 "bootstrap percentile: resample tasks, then sample pairs within each task",
-                "resamples": resamples, "seed": seed,
+                "resamples": resamples, "seed": seed, "coverage": f"{kind} (the protocol's Avg Cov)",
                 "test": "McNemar exact (two-sided binomial on tasks whose pass rates differ)"},
     )
-    n_rounds = max(ca.max_rounds, cb.max_rounds)
     if n_rounds > 1:
-        keys = list(pairs.set_index(key).index)
-        pa, va = _states(to_frame(fa), keys, n_rounds)
-        pb, vb = _states(to_frame(fb), keys, n_rounds)
         for r in range(n_rounds):
-            rp = pairs[key].copy()
-            rp["pa"], rp["pb"] = pa[r].to_numpy(), pb[r].to_numpy()
-            rp["ca"], rp["cb"] = va[r].to_numpy(), vb[r].to_numpy()
             comp.per_round.append(RoundComparison(
-                r, _figure(rp, "pa", "pb", resamples, seed, 100.0), _figure(rp, "ca", "cb", resamples, seed),
-                _task_test(rp, "pa", "pb")))
+                r, _figure(pairs, f"p{r}_a", f"p{r}_b", resamples, seed, 100.0),
+                _figure(pairs, f"c{r}_a", f"c{r}_b", resamples, seed), _task_test(pairs, f"p{r}_a", f"p{r}_b")))
     return comp
 
 
