@@ -279,27 +279,33 @@ def test_reference_model_answers_with_the_reference_and_prompts_never_show_it():
 # ---- end to end on the real engine --------------------------------------------------------------------
 
 
-def test_reference_beats_random_on_a_random_hard_task(tmp_path):
-    """builtin/reference and builtin/random, direct, on lock_fsm (which random stimulus fails), scored by
-    Verilator; the summary carries pass % on random-hard tasks and compare reports the reference's win."""
-    from harness.cli.eval import _load_tasks
-    from harness.dataset import dataset_hash
-    from harness.engine import Engine, EngineConfig
+def test_random_baseline_command_and_reference_win_end_to_end(tmp_path, monkeypatch):
+    """On a one-task built benchmark (lock_fsm, which random stimulus fails), scored by Verilator:
+    `ecov-data random-baseline` runs builtin/random and records the task as random-hard; builtin/reference
+    passes it, its summary carries pass % on random-hard tasks, and compare reports the reference's win."""
+    from harness.cli.eval import _load_tasks, slug
+    from harness.dataset import dataset_hash, save_tasks
     from harness.report import format_summary
     from harness.run import run_eval
 
-    tasks = _load_tasks("ecov-embedded", "test", ("lock_fsm",), None)
-    engine = Engine(EngineConfig(cache_dir=tmp_path / "cache"))
-    out = {}
-    for model in ("builtin/random", "builtin/reference"):
-        cfg = RunConfig(model=model, mode="direct", agent="direct", benchmark="ecov-embedded",
-                        dataset_hash=dataset_hash(tasks), max_rounds=1)
-        out[model] = tmp_path / model.split("/")[1]
-        outcome = run_eval(tasks, get_model(model), cfg, out[model], scorer=engine.score, workers=1, progress=False)
-        hard = outcome.summary["random_hard"]
-        assert hard == {"pass_rate": 100.0 if model == "builtin/reference" else 0.0, "tasks": 1, "of": 6}
-        assert "pass % random-hard" in format_summary(outcome.summary)
-    c = compare_runs(out["builtin/random"], out["builtin/reference"], resamples=200)
+    monkeypatch.setenv("ECOV_CACHE_DIR", str(tmp_path / "cache"))
+    bench = tmp_path / "bench"
+    save_tasks(_load_tasks("ecov-embedded", "test", ("lock_fsm",), None), bench, fmt="jsonl")
+    r = CliRunner().invoke(random_baseline_cmd, [str(bench), "-n", "1", "--max-rounds", "1", "--workers", "1",
+                                                 "--runs", str(tmp_path / "runs")])
+    assert r.exit_code == 0, r.output
+    assert "fails 1 of 1 tasks" in r.output and (bench / "random_baseline.json").is_file()
+    rec = RandomBaseline.from_dict(json.loads((bench / "random_baseline.json").read_text()))
+    assert rec.random_hard == {"lock_fsm"} and rec.tasks["lock_fsm"].difficulty == "medium"
+    random_direct = tmp_path / "runs" / f"random-baseline_{slug(str(bench))}_direct"
+
+    tasks = _load_tasks(str(bench), "test", (), None)
+    cfg = RunConfig(model="builtin/reference", mode="direct", agent="direct", benchmark=str(bench),
+                    dataset_hash=dataset_hash(tasks), max_rounds=1)
+    outcome = run_eval(tasks, get_model("builtin/reference"), cfg, tmp_path / "ref", workers=1, progress=False)
+    assert outcome.summary["random_hard"] == {"pass_rate": 100.0, "tasks": 1, "of": 1}
+    assert "pass % random-hard    100.0" in format_summary(outcome.summary)
+    c = compare_runs(random_direct, tmp_path / "ref", resamples=200)
     assert (c.pass_rate.a, c.pass_rate.b) == (0.0, 100.0) and c.task_test.won == ["lock_fsm"]
     assert c.avg_overall.diff > 0 and c.task_test.p_value == 1.0  # one discordant task proves nothing
-    assert to_frame(out["builtin/reference"])["status"].tolist() == ["ok"]
+    assert to_frame(tmp_path / "ref")["status"].tolist() == ["ok"]
