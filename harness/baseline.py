@@ -175,6 +175,48 @@ def random_hard_summary(benchmark: str | os.PathLike | None, per_task: dict[str,
             "of": len(hard)}
 
 
+def difficulty_of(benchmark: str | os.PathLike | None) -> dict[str, str]:
+    """task -> difficulty, from the benchmark's record, else from the benchmark itself when it is the
+    embedded suite or a local folder (never the hub: a summary must not wait on the network)."""
+    rec = load_random_baseline(benchmark)
+    if rec and any(b.difficulty for b in rec.tasks.values()):
+        return {t: b.difficulty for t, b in rec.tasks.items() if b.difficulty}
+    from harness.dataset import EMBEDDED, load_benchmark
+
+    name = EMBEDDED if benchmark is None else str(benchmark)
+    if name != EMBEDDED and not Path(name).exists():
+        return {}
+    try:
+        return {t.id: t.difficulty for t in load_benchmark(name) if t.difficulty}
+    except Exception:  # noqa: BLE001 - difficulty is a view; the summary stands without it
+        return {}
+
+
+def difficulty_summary(difficulty: dict[str, str], per_task: dict[str, dict[str, Any]]) -> dict[str, dict]:
+    """{level: {"pass_rate", "tasks"}} over the run's tasks (task-level mean of summary ``per_task`` rates)."""
+    import pandas as pd
+
+    rows = [{"difficulty": difficulty[t], "pass_rate": float(d["pass_rate"])} for t, d in per_task.items()
+            if difficulty.get(t) and d.get("samples")]
+    if not rows:
+        return {}
+    g = pd.DataFrame(rows).groupby("difficulty")["pass_rate"].agg(["mean", "size"])
+    order = [d for d in ("easy", "medium", "hard") if d in g.index] + sorted(set(g.index) - {"easy", "medium", "hard"})
+    return {d: {"pass_rate": round(float(g.loc[d, "mean"]), 2), "tasks": int(g.loc[d, "size"])} for d in order}
+
+
+def summary_views(benchmark: str | os.PathLike | None, per_task: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The keys harness.run adds to summary.json: ``random_hard`` and ``by_difficulty`` (when known)."""
+    out: dict[str, Any] = {}
+    hard = random_hard_summary(benchmark, per_task)
+    if hard is not None:
+        out["random_hard"] = hard
+    by = difficulty_summary(difficulty_of(benchmark), per_task)
+    if by:
+        out["by_difficulty"] = by
+    return out
+
+
 def default_out(benchmark: str) -> Path | None:
     from harness.dataset import EMBEDDED
 

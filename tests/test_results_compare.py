@@ -304,6 +304,7 @@ def test_random_baseline_command_and_reference_win_end_to_end(tmp_path, monkeypa
                     dataset_hash=dataset_hash(tasks), max_rounds=1)
     outcome = run_eval(tasks, get_model("builtin/reference"), cfg, tmp_path / "ref", workers=1, progress=False)
     assert outcome.summary["random_hard"] == {"pass_rate": 100.0, "tasks": 1, "of": 1}
+    assert outcome.summary["by_difficulty"] == {"medium": {"pass_rate": 100.0, "tasks": 1}}
     assert "pass % random-hard    100.0" in format_summary(outcome.summary)
     c = compare_runs(random_direct, tmp_path / "ref", resamples=200)
     assert (c.pass_rate.a, c.pass_rate.b) == (0.0, 100.0) and c.task_test.won == ["lock_fsm"]
