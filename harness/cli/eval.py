@@ -1,6 +1,7 @@
-"""``ecov-eval``: evaluate a model on a benchmark; ``ecov-eval report RUN_DIR`` prints a run's summary again.
+"""``ecov-eval``: evaluate a model on a benchmark; ``ecov-eval report RUN_DIR`` prints a run's summary again,
+``ecov-eval export RUN_DIR`` writes it as a table, ``ecov-eval compare RUN_A RUN_B`` compares two runs.
 
-``main`` dispatches by hand on ``report`` because the evaluation itself takes its options on the root
+``main`` dispatches by hand on the subcommands because the evaluation itself takes its options on the root
 command (``ecov-eval --model X``), which a click group would not allow.
 """
 
