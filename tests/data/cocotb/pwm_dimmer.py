@@ -89,6 +89,13 @@ async def reference(dut):
     await b.press(45, bounce=False)
     b.level = 0
     await b.short_press()
+    # Service code on wrap_mode (spec): a wrong pulse, a wrong gap, a 16-cycle pulse, then 4, 6, 9, 7.
+    for high, low in ((5, 3), (4, 2), (16, 3), (4, 3), (6, 3), (9, 3), (7, 16)):
+        dut.wrap_mode.value = 1
+        await b.wait_cycles(high)
+        dut.wrap_mode.value = 0
+        await b.wait_cycles(low)
+    assert int(dut.diag.value) == 1, "diag not set by the service code"
     await Timer(1, unit="ns")
     dut.rst_n.value = 0
     await Timer(1, unit="ns")

@@ -69,6 +69,13 @@ async def reference(dut):
     for _ in range(300):
         await b.cyc(random.getrandbits(4), random.getrandbits(4) & random.getrandbits(4))
     await b.cyc(0, 0, 2)
+    # Diagnostic unlock (spec): K = 59 and K = A5 unlock; K = 11 fails at step 2, then at step 3.
+    for key in (((0x9, 0x5), (0x6, 0xA), (0xA, 0x5), (0x5, 0xA)), ((0x5, 0xA), (0xA, 0x5), (0x6, 0xA), (0x9, 0x5)),
+                ((0x0, 0x1), (0x1, 0x1), (0xE, 0xE), (0x0, 0x0)), ((0x1, 0x1), (0xE, 0xE), (0x2, 0x1), (0x0, 0x0))):
+        for r, lk in key:
+            await b.cyc(r, lk)
+        await b.cyc(0, 0, 2)
+    assert int(dut.diag.value) == 1, "diag not set by the key"
     await Timer(1, unit="ns")
     dut.rst_n.value = 0
     await Timer(1, unit="ns")

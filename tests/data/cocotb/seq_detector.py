@@ -5,7 +5,7 @@ import random
 
 import cocotb
 from cocotb.clock import Clock
-from cocotb.triggers import RisingEdge, Timer
+from cocotb.triggers import ClockCycles, RisingEdge, Timer
 
 
 def next_state(st, b, ovl):
@@ -107,6 +107,14 @@ async def reference(dut):
         if random.randint(0, 7) == 0:
             dut.overlap.value = 1 - int(dut.overlap.value)
         await b.put(random.getrandbits(1))
+    # Service code on clr_count (spec): a wrong pulse, a wrong gap, a 16-cycle pulse, then 4, 6, 9, 7.
+    for high, low in ((5, 3), (4, 2), (16, 3), (4, 3), (6, 3), (9, 3), (7, 16)):
+        dut.clr_count.value = 1
+        await ClockCycles(dut.clk, high)
+        dut.clr_count.value = 0
+        await ClockCycles(dut.clk, low)
+    await Timer(1, unit="ns")
+    assert int(dut.diag.value) == 1, "diag not set by the service code"
     await Timer(1, unit="ns")
     dut.rst_n.value = 0
     await Timer(1, unit="ns")

@@ -18,6 +18,7 @@ class Bench:
         self.n_out = 0
         self.s_ready_q = 0
         self.checking = True
+        self.keying = False
 
     async def drive(self):
         d = self.dut
@@ -35,7 +36,7 @@ class Bench:
             ready_q = self.s_ready_q
             self.s_ready_q = int(self.s_ready_now) and not int(d.flush.value)
             await Timer(1, unit="ns")
-            if not int(d.s_valid.value) or ready_q:
+            if not self.keying and (not int(d.s_valid.value) or ready_q):
                 valid = random.randrange(100) < self.valid_pct
                 d.s_valid.value = int(valid)
                 d.s_data.value = random.getrandbits(8)
@@ -104,6 +105,24 @@ async def reference(dut):
     b.valid_pct, b.ready_pct = 0, 100
     await b.run(10, 0, 100)
     assert not b.expq, f"{len(b.expq)} beats lost"
+    # Diagnostic unlock (spec): K = 59 and K = A5 unlock; K = 11 fails at step 2, then at step 3.
+    b.keying, b.checking = True, False
+    await RisingEdge(dut.clk)
+    await Timer(1, unit="ns")
+    for key in ((0x59, 0xA6, 0x5A, 0xA5), (0xA5, 0x5A, 0xA6, 0x59), (0x10, 0x11, 0xEE, 0x00), (0x11, 0xEE, 0x12, 0x00)):
+        dut.flush.value = 1
+        dut.s_valid.value = 1
+        for v in key:
+            dut.s_data.value = v
+            await RisingEdge(dut.clk)
+            await Timer(1, unit="ns")
+        dut.flush.value = 0
+        dut.s_valid.value = 0
+        await RisingEdge(dut.clk)
+        await Timer(1, unit="ns")
+    b.expq.clear()
+    b.keying, b.checking = False, True
+    assert int(dut.diag.value) == 1, "diag not set by the key"
     await Timer(2, unit="ns")
     b.checking = False
     dut.rst_n.value = 0

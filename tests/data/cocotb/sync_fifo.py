@@ -78,6 +78,15 @@ async def reference(dut):
             await f.cyc(1, 0, p)
         for _ in range(32):
             await f.cyc(0, 1, 0)
+    # Diagnostic unlock (spec): K = 59 and K = A5 unlock; K = 11 fails at step 2, then at step 3.
+    for key in ((0x59, 0xA6, 0x5A, 0xA5), (0xA5, 0x5A, 0xA6, 0x59), (0x10, 0x11, 0xEE, 0x00), (0x11, 0xEE, 0x12, 0x00)):
+        while f.q:
+            await f.cyc(0, 1, 0)
+        for byte in key:
+            await f.cyc(1, 0, byte, 1)
+    while f.q:
+        await f.cyc(0, 1, 0)
+    assert int(dut.diag.value) == 1, "diag not set by the key"
     await Timer(1, unit="ns")
     dut.rst_n.value = 0
     await Timer(1, unit="ns")

@@ -106,6 +106,13 @@ async def reference(dut):
     await b.press()
     await b.wait_state(3, 20)
     await b.wait_state(0, 10)
+    # Service code on ped_req (spec): a wrong pulse, a wrong gap, a 16-cycle pulse, then 4, 6, 9, 7.
+    for high, low in ((5, 3), (4, 2), (16, 3), (4, 3), (6, 3), (9, 3), (7, 16)):
+        dut.ped_req.value = 1
+        await b.tick(high)
+        dut.ped_req.value = 0
+        await b.tick(low)
+    assert int(dut.diag.value) == 1, "diag not set by the service code"
     dut.maint.value = 1  # reset while flashing
     await b.tick(3)
     dut.rst_n.value = 0

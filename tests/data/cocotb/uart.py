@@ -144,6 +144,18 @@ async def reference(dut):
     await Timer(1, unit="ns")
     dut.clr_status.value = 0
     assert int(dut.rx_overrun.value) == 0 and int(dut.rx_false_start.value) == 0
+    # Diagnostic unlock (spec): K = 59 and K = A5 unlock; K = 11 fails at step 2, then at step 3.
+    dut.tx_valid.value = 0
+    for key in ((0x59, 0xA6, 0x5A, 0xA5), (0xA5, 0x5A, 0xA6, 0x59), (0x10, 0x11, 0xEE, 0x00), (0x11, 0xEE, 0x12, 0x00)):
+        for v in key:
+            dut.clr_status.value = 1
+            dut.tx_data.value = v
+            await RisingEdge(dut.clk)
+            await Timer(1, unit="ns")
+        dut.clr_status.value = 0
+        await RisingEdge(dut.clk)
+        await Timer(1, unit="ns")
+    assert int(dut.diag.value) == 1, "diag not set by the key"
     b.bang = False  # 4. reset in the middle of a transmission
     dut.loopback.value = 1
     await b.send(0x99)

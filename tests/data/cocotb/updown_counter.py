@@ -72,6 +72,12 @@ async def reference(dut):
     for _ in range(300):
         await step(dut, m, random.randint(0, 1), random.randint(0, 1), int(random.randint(0, 15) == 0),
                    random.getrandbits(8), random.randint(0, 1))
+    # Diagnostic unlock (spec): K = 59 and K = A5 unlock; K = 11 fails at step 2, then at step 3.
+    for key in ((0x59, 0xA6, 0x5A, 0xA5), (0xA5, 0x5A, 0xA6, 0x59), (0x10, 0x11, 0xEE, 0x00), (0x11, 0xEE, 0x12, 0x00)):
+        for v in key:
+            await step(dut, m, 0, 0, 1, v, 1)
+        await step(dut, m, 0, 0, 0, 0, 0)
+    assert int(dut.diag.value) == 1, "diag not set by the key"
     await step(dut, m, 0, 0, 1, 0x33, 0)
     await Timer(1, unit="ns")
     dut.rst_n.value = 0
