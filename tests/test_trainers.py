@@ -81,6 +81,9 @@ GOOD = _TB.format(body="""    load = 1; d = 4'hA; @(posedge clk);
     load = 1; @(posedge clk);
     load = 0; en = 0; repeat (2) @(posedge clk);""")
 SYNTAX_BAD = _TB.format(body="    en = 1\n    repeat (5) @(posedge clk);")  # missing semicolon
+# Reset pulsed again, inputs toggled: from MID, overall rises (62.82 -> 65.38) but branch falls (66.67 -> 50).
+TOGGLY = _TB.replace("#12 rst_n = 1;", "#12 rst_n = 1; #10 rst_n = 0;").format(body="""    d = 4'hF; en = 1; load = 1; repeat (2) @(posedge clk);
+    d = 4'h0; en = 0; load = 0; repeat (2) @(posedge clk);""")
 
 PATCH_WEAK_TO_MID = """The counter is never enabled. Enable it:
 
@@ -105,6 +108,18 @@ def full(tb: str, prose: str = "Here is the testbench.") -> str:
 STUDENT_SCRIPT = [full(WEAK), NO_CODE, full(MID), full(GOOD)]
 # K=5 revisions of the WEAK state: one of each outcome.
 TEACHER_SCRIPT = [NO_CODE, full(SYNTAX_BAD), full(WEAK, "Same again."), PATCH_WEAK_TO_MID, full(GOOD)]
+
+
+# The student's direct-inference run (n = 4): a compile failure, WEAK (52.88), MID (62.82), GOOD (97.11).
+DIRECT_SCRIPT = [full(SYNTAX_BAD), full(WEAK), full(MID), full(GOOD)]
+# Released selection: xrun_fail = s0, worst = s1 (WEAK); median MID is 0.0994 above worst, not > 0.1.
+# Rollouts (2 rounds x 2 repetitions) from s0 then s1, asked in this order:
+ROLLOUT_SCRIPT = [
+    full(WEAK), full(MID),  # s0 rep 0: a fix (+0.5288), then +0.0994
+    full(SYNTAX_BAD, "Try this."), full(GOOD),  # s0 rep 1: still failing (no coverage), then a fix to GOOD (+0.9711)
+    full(MID), full(TOGGLY),  # s1 rep 0: +0.0994, then overall +0.0256 but branch falls: rejected
+    NO_CODE, full(WEAK, "Same again."),  # s1 rep 1: no testbench, then no gain
+]
 
 
 def make_task() -> Task:
@@ -133,6 +148,21 @@ def record_student_run(root: Path, monkeypatch) -> tuple[Task, RunFolder, Path]:
         run_eval([task], model, cfg, root / "student_run", workers=1, progress=False)
         assert srv.remaining == 0
     return task, RunFolder(root / "student_run"), tasks_path
+
+
+def record_direct_run(root: Path, monkeypatch) -> tuple[Task, RunFolder, Path]:
+    """A real `ecov-eval --mode direct -n 4` run of the scripted student, plus the task file."""
+    monkeypatch.setenv("OPENAI_API_KEY", "dummy")
+    task = make_task()
+    tasks_path = root / "tasks.jsonl"
+    write_tasks(tasks_path, [task])
+    with FakeOpenAIServer(list(DIRECT_SCRIPT)) as srv:
+        model = get_model("openai/student", api_base=srv.url, max_retries=0, extra={"cache": False})
+        cfg = RunConfig(model="openai/student", mode="direct", agent="direct", benchmark="trainertest",
+                        dataset_hash="test", n_samples=4, max_rounds=1)
+        run_eval([task], model, cfg, root / "student_direct", workers=1, progress=False)
+        assert srv.remaining == 0
+    return task, RunFolder(root / "student_direct"), tasks_path
 
 
 @pytest.fixture(scope="module")
