@@ -11,8 +11,7 @@ from dataclasses import replace
 
 from harness.tasks import Task
 
-EXPERT_RULES = """
-<generation_rules>
+EXPERT_RULES = """<generation_rules>
 Rules for the testbench (from experienced verification engineers):
 1. Size every based literal so its digits fit (16'hBEEF, not 4'hBEEF) and use only digits valid in its base.
 2. Never put an expression inside a based literal; assign the expression and let the target size it.
@@ -24,13 +23,12 @@ Rules for the testbench (from experienced verification engineers):
 8. Declare variables at the top of a procedural block, not inside loops or branches.
 9. Use indexed part-selects (base +: width) when the index is a variable.
 10. Repeat the design's `timescale at the top of the testbench when it has one.
-</generation_rules>
-"""
+</generation_rules>"""
 
 
 def inject_rules(task: Task) -> Task:
     """The task with the rules appended to its instructions (their ``inject_prompt_into_tb_generation``)."""
-    return replace(task, instructions=task.instructions + "\n" + EXPERT_RULES)
+    return replace(task, instructions=task.instructions.rstrip() + "\n\n" + EXPERT_RULES)
 
 
 def strip_rules(messages: list[dict[str, str]]) -> tuple[list[dict[str, str]], int]:
@@ -40,6 +38,6 @@ def strip_rules(messages: list[dict[str, str]]) -> tuple[list[dict[str, str]], i
         content = m.get("content")
         if isinstance(content, str) and EXPERT_RULES in content:
             n += 1
-            content = content.replace("\n" + EXPERT_RULES, "").replace(EXPERT_RULES, "")
+            content = content.replace("\n\n" + EXPERT_RULES, "").replace(EXPERT_RULES, "")
         out.append({**m, "content": content})
     return out, n
