@@ -86,11 +86,12 @@ def run_rollouts(selected: list[State], tasks: dict[str, Task], model, scorer, c
 
     folder = RunFolder(out)
     plan = _plan(selected, cfg.repetitions)
-    plan_hash = hashlib.sha256(json.dumps([plan, cfg.rounds, cfg.agent, cfg.inject_rules],
+    name = model_name or getattr(model, "name", "") or "reviser"
+    plan_hash = hashlib.sha256(json.dumps([plan, cfg.rounds, cfg.agent, cfg.inject_rules, name],
                                           sort_keys=True).encode()).hexdigest()[:16]
     seeds: dict[str, int] = {}
     acfg = agent_config(cfg, 1)  # validates cfg.agent before anything runs
-    config = RunConfig(model=model_name or getattr(model, "name", "") or "reviser", mode="agentic",
+    config = RunConfig(model=name, mode="agentic",
                        agent=acfg.agent_name, benchmark="ecov-train-rollouts", dataset_hash=plan_hash,
                        n_samples=len(plan), max_rounds=cfg.rounds + 1, task_ids=sorted({s.task_id for s in selected}),
                        extra={"plan": plan, "rollouts": {"rounds": cfg.rounds, "repetitions": cfg.repetitions,
