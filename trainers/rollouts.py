@@ -48,12 +48,24 @@ class StartFromState:
         return self.model.complete(request)
 
 
-def agent_config(cfg: RolloutConfig, seed: int):
-    """The evaluation's agent, agentic, with 1 + ``rounds`` rounds; ``cfg.agent`` adds its other fields."""
+# Fields of the source run's config that the rollout's agent inherits when AgentConfig has them: the
+# rollout then runs the protocol the student's answer was produced (and parsed) under.
+INHERITED = ("protocol", "tb_lang")
+
+
+def agent_config(cfg: RolloutConfig, seed: int, inherited: dict | None = None):
+    """The evaluation's agent, agentic, with 1 + ``rounds`` rounds (round 0 is the replayed state);
+    fields inherited from the source run, then ``cfg.agent``, set the rest."""
+    import dataclasses
+
     from harness.agent import AgentConfig
 
-    return AgentConfig(**{"mode": "agentic", "agent": "memoryless", **cfg.agent,
-                          "max_rounds": cfg.rounds + 1, "seed": seed})
+    known = {f.name for f in dataclasses.fields(AgentConfig)}
+    opts = {"mode": "agentic", "agent": "memoryless"}
+    opts.update({k: v for k, v in (inherited or {}).items() if k in known and v is not None})
+    opts.update(cfg.agent)
+    opts.update(max_rounds=cfg.rounds + 1, seed=seed)
+    return AgentConfig(**opts)
 
 
 @dataclass
@@ -65,11 +77,16 @@ class Rollout:
     error: str = ""
 
 
-def _run_seed(source: str, cache: dict[str, int]) -> int:
-    """The simulation seed of the run a state came from, so the replayed round is a cache hit."""
+def _run_options(source: str, cache: dict[str, tuple[int, dict]]) -> tuple[int, dict]:
+    """The simulation seed of the run a state came from (so the replayed round is a cache hit) and the
+    agent fields the rollout inherits from it."""
     if source not in cache:
         folder = RunFolder(source)
-        cache[source] = folder.read_config().seed if folder.config_path.exists() else 1
+        if folder.config_path.exists():
+            rc = folder.read_config()
+            cache[source] = (rc.seed, {k: getattr(rc, k, None) for k in INHERITED})
+        else:
+            cache[source] = (1, {})
     return cache[source]
 
 
@@ -89,8 +106,10 @@ def run_rollouts(selected: list[State], tasks: dict[str, Task], model, scorer, c
     name = model_name or getattr(model, "name", "") or "reviser"
     plan_hash = hashlib.sha256(json.dumps([plan, cfg.rounds, cfg.agent, cfg.inject_rules, name],
                                           sort_keys=True).encode()).hexdigest()[:16]
-    seeds: dict[str, int] = {}
-    acfg = agent_config(cfg, 1)  # validates cfg.agent before anything runs
+    options: dict[str, tuple[int, dict]] = {}
+    for st in selected:  # validates cfg.agent (and what the sources pass on) before anything runs
+        acfg = agent_config(cfg, *_run_options(st.source, options))
+    acfg = agent_config(cfg, 1)
     config = RunConfig(model=name, mode="agentic",
                        agent=acfg.agent_name, benchmark="ecov-train-rollouts", dataset_hash=plan_hash,
                        n_samples=len(plan), max_rounds=cfg.rounds + 1, task_ids=sorted({s.task_id for s in selected}),
@@ -117,7 +136,7 @@ def run_rollouts(selected: list[State], tasks: dict[str, Task], model, scorer, c
         task = tasks[ro.state.task_id]
         if cfg.inject_rules:
             task = inject_rules(task)
-        acfg = agent_config(cfg, _run_seed(ro.state.source, seeds))
+        acfg = agent_config(cfg, *_run_options(ro.state.source, options))
         rounds, srec = run_sample(task, ro.sample, StartFromState(model, ro.state.response), scorer, acfg,
                                   on_round=on_round)
         ro.rounds, ro.error = rounds, srec.error
