@@ -26,6 +26,7 @@ from test_trainers import (
     ROLLOUT_SCRIPT,
     SYNTAX_BAD,
     WEAK,
+    eval_prompt,
     full,
     make_task,
     record_direct_run,
@@ -115,8 +116,8 @@ def test_stage1_end_to_end(stage1):
     # direct run rendered for it.
     assert len(teacher_requests) == 8
     direct = {r.sample: r for r in run.rounds()}
-    assert teacher_requests[0]["messages"] == build_messages(task, SYNTAX_BAD, direct[0].feedback)
-    assert teacher_requests[4]["messages"] == build_messages(task, WEAK, direct[1].feedback)
+    assert teacher_requests[0]["messages"] == eval_prompt(task, SYNTAX_BAD, direct[0].feedback)
+    assert teacher_requests[4]["messages"] == eval_prompt(task, WEAK, direct[1].feedback)
     from harness.results import RunFolder
 
     rollouts = RunFolder(out / "rollouts")

@@ -100,6 +100,19 @@ tb.sv
 NO_CODE = "First I would read the specification and list the corner cases of the counter."
 
 
+# Where runs carry an evaluation protocol (harness.protocol), the scripted runs here use "ecov": an
+# unusable answer spends its round instead of being asked again, so the scripts stay in step.
+PROTOCOL = {"protocol": "ecov"} if "protocol" in RunConfig.__dataclass_fields__ else {}
+
+
+def eval_prompt(task: Task, testbench: str | None = None, feedback: str | None = None) -> list[dict[str, str]]:
+    """The evaluation prompt of a state under the protocol of the scripted runs."""
+    import inspect
+
+    kw = PROTOCOL if "protocol" in inspect.signature(build_messages).parameters else {}
+    return build_messages(task, testbench, feedback, **kw)
+
+
 def full(tb: str, prose: str = "Here is the testbench.") -> str:
     return f"{prose}\n\ntb.sv\n```systemverilog\n{tb}```\n"
 
@@ -159,7 +172,7 @@ def record_direct_run(root: Path, monkeypatch) -> tuple[Task, RunFolder, Path]:
     with FakeOpenAIServer(list(DIRECT_SCRIPT)) as srv:
         model = get_model("openai/student", api_base=srv.url, max_retries=0, extra={"cache": False})
         cfg = RunConfig(model="openai/student", mode="direct", agent="direct", benchmark="trainertest",
-                        dataset_hash="test", n_samples=4, max_rounds=1)
+                        dataset_hash="test", n_samples=4, max_rounds=1, **PROTOCOL)
         run_eval([task], model, cfg, root / "student_direct", workers=1, progress=False)
         assert srv.remaining == 0
     return task, RunFolder(root / "student_direct"), tasks_path
@@ -506,10 +519,10 @@ def test_rules_injection_is_stripped_from_rows():
     from trainers.inject import EXPERT_RULES, inject_rules, strip_rules
 
     task = inject_rules(make_task())
-    msgs = build_messages(task)
+    msgs = eval_prompt(task)
     assert any(EXPERT_RULES in m["content"] for m in msgs)
     clean, n = strip_rules(msgs)
-    assert n == 1 and clean == build_messages(make_task())
+    assert n == 1 and clean == eval_prompt(make_task())
 
 
 @pytest.fixture(scope="module")

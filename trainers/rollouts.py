@@ -109,8 +109,9 @@ def run_rollouts(selected: list[State], tasks: dict[str, Task], model, scorer, c
     options: dict[str, tuple[int, dict]] = {}
     for st in selected:  # validates cfg.agent (and what the sources pass on) before anything runs
         acfg = agent_config(cfg, *_run_options(st.source, options))
-    acfg = agent_config(cfg, 1)
-    config = RunConfig(model=name, mode="agentic",
+    acfg = agent_config(cfg, 1, _run_options(selected[0].source, options)[1] if selected else {})
+    recorded = {k: getattr(acfg, k) for k in INHERITED if hasattr(acfg, k) and k in RunConfig.__dataclass_fields__}
+    config = RunConfig(**recorded, model=name, mode="agentic",
                        agent=acfg.agent_name, benchmark="ecov-train-rollouts", dataset_hash=plan_hash,
                        n_samples=len(plan), max_rounds=cfg.rounds + 1, task_ids=sorted({s.task_id for s in selected}),
                        extra={"plan": plan, "rollouts": {"rounds": cfg.rounds, "repetitions": cfg.repetitions,
