@@ -86,6 +86,7 @@ class Transition:
     reason: str = ""
     detail: str = ""
     source: str = ""  # the run folder the start state came from
+    shown_round: int | None = None  # the round whose state the prompt showed (agents that record it)
     prompt: list[dict[str, str]] = field(default_factory=list, repr=False)
     response: str = field(default="", repr=False)
     prev_testbench: str = field(default="", repr=False)
@@ -112,7 +113,8 @@ def transitions(rollouts: list[Rollout], threshold: float = 0.01, per_metric: bo
             prev = prev_rec.score()
             t = Transition(ro.state.task_id, ro.state.key, ro.state.selected_as, ro.rep, ro.sample, rec.round,
                            prev.status, prev.overall, source=ro.state.source, prompt=rec.messages or [],
-                           response=rec.response, prev_testbench=_in_force(ro, rec.round - 1))
+                           response=rec.response, prev_testbench=_in_force(ro, rec.round - 1),
+                           shown_round=getattr(rec, "state_round", None))
             out.append(t)
             if not rec.testbench:
                 t.reason, t.detail = PARSE_ERROR, rec.parse_error[:300]
@@ -163,7 +165,8 @@ def rows_from(kept: list[Transition], stage: int, source: str, strip: bool = Tru
         state = {"key": t.state, "selected_as": t.selected_as, "rep": t.rep, "round": t.round - 1,
                  "coverage": t.prev_overall, "status": t.prev_status, "source": t.source}
         meta = {"parse_error": "", "status": t.status, "coverage": t.overall, "gain": t.gain, "fixed": t.fixed,
-                "candidate": f"rep{t.rep}r{t.round}", "rollout_sample": t.sample, "state_testbench": t.prev_testbench}
+                "candidate": f"rep{t.rep}r{t.round}", "rollout_sample": t.sample, "state_testbench": t.prev_testbench,
+                "shown_round": t.shown_round}
         rows.append(Row(t.task_id, stage, prompt, t.response, state, source, meta))
     return rows, stripped
 
