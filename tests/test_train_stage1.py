@@ -157,6 +157,17 @@ def test_stage1_end_to_end(stage1):
 
     pub = CliRunner().invoke(data_main, ["publish", str(out / "dataset"), "--repo-id", "me/rows", "--dry-run"])
     assert pub.exit_code == 0 and pub.output.strip() == card.strip()
+    from test_dataset import FakeHub  # a local stand-in for the hub's create/preupload/commit endpoints
+
+    hub = FakeHub()
+    try:
+        pub = CliRunner().invoke(data_main, ["publish", str(out / "dataset"), "--repo-id", "me/rows",
+                                             "--endpoint", hub.url, "--token", "hf_test"])
+    finally:
+        hub.shutdown()
+    assert pub.exit_code == 0, pub.output
+    assert sorted(hub.files) == ["README.md", "data/train.parquet", "manifest.json"]
+    assert hub.files["README.md"].decode() == card
 
     # SFT: every step's loss recorded and finite, a loadable checkpoint that differs from the start.
     log = _jsonl(out / "train_log.jsonl")
