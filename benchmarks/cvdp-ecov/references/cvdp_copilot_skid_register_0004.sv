@@ -27,7 +27,7 @@ module tb;
     for (int i = 0; i < 20; i++) cyc(1, {$urandom()}, i % 2);
     // bubbles on the upstream side
     for (int i = 0; i < 20; i++) cyc(i % 3 == 0, $urandom(), 1);
-    // stall with skid full, then release
+    // stall with skid full, then let it drain
     cyc(1, 32'hFFFF_FFFF, 0); cyc(1, 32'h0000_0000, 0); cyc(1, 32'hFFFF_FFFF, 1); cyc(1, 32'h0, 0); cyc(0, 0, 1);
     // random
     repeat (600) cyc($urandom(), $urandom(), $urandom());
