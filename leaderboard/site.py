@@ -2,7 +2,7 @@
 
 Layout of the output::
 
-    OUT/index.html                    one table per (benchmark, mode), plots, the paper's numbers
+    OUT/index.html                    one table per (benchmark, mode, protocol), plots, the paper's numbers
     OUT/static/site.css, site.js      the only assets; nothing is fetched from elsewhere
     OUT/s/NAME/index.html             one submission: metadata, verification, per-task results
     OUT/s/NAME/t/TASK.html            trajectories of one task: each round's testbench, diff, feedback
@@ -25,6 +25,7 @@ from typing import Any
 
 import jinja2
 
+from harness.protocol import DEFAULT_PROTOCOL
 from harness.records import ALL_METRICS, ScoreResult
 from harness.results import RoundRecord
 from leaderboard import plots
@@ -69,6 +70,11 @@ class Entry:
     def benchmark(self) -> str:
         b = self.view.config.benchmark or "?"
         return Path(b).name if ("/" in b and Path(b).exists()) else b
+
+    @property
+    def protocol(self) -> str:
+        """Runs of different evaluation protocols (harness.protocol) are never ranked in one table."""
+        return self.view.config.protocol
 
 
 @dataclass
@@ -243,11 +249,12 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
         except (SubmissionError, OSError, ValueError, KeyError, TypeError) as e:
             report.skipped.append(f"{folder.name}: {e}")
 
-    groups: dict[tuple[str, str], list[Entry]] = defaultdict(list)
+    groups: dict[tuple[str, str, str], list[Entry]] = defaultdict(list)
     for e in entries:
-        groups[(e.benchmark, e.view.config.mode)].append(e)
+        groups[(e.benchmark, e.view.config.mode, e.protocol)].append(e)
     tables = []
-    for (bench, mode), es in sorted(groups.items(), key=lambda kv: (kv[0][0], MODE_ORDER.get(kv[0][1], 9), kv[0][1])):
+    for (bench, mode, protocol), es in sorted(groups.items(), key=lambda kv: (
+            kv[0][0], MODE_ORDER.get(kv[0][1], 9), kv[0][1], kv[0][2] != DEFAULT_PROTOCOL, kv[0][2])):
         es.sort(key=lambda e: (-e.view.pct("pass_rate"), -e.view.pct("avg_overall"), e.name))
         max_k = max(e.view.max_k for e in es)
         rounds_chart = plots.line_chart([(e.sub.meta.model, e.view.pass_by_round) for e in es[:8]],
@@ -256,9 +263,11 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
                                           for e in es], f"{bench} · {mode}: pass rate against model size")
         cov_chart = plots.histogram_chart(histogram([c for e in es for c in e.view.coverages]),
                                           f"{bench} · {mode}: coverage distribution, all samples")
-        tables.append({"id": slug(f"{bench}-{mode}"), "benchmark": bench, "mode": mode, "entries": es,
-                       "max_k": max_k, "charts": [rounds_chart, cov_chart, size_chart]})
-        report.tables.append(f"{bench}/{mode}")
+        tag = "" if protocol == DEFAULT_PROTOCOL else f"-{protocol}"
+        tables.append({"id": slug(f"{bench}-{mode}{tag}"), "benchmark": bench, "mode": mode,
+                       "protocol": protocol, "entries": es, "max_k": max_k,
+                       "charts": [rounds_chart, cov_chart, size_chart]})
+        report.tables.append(f"{bench}/{mode}/{protocol}")
 
     _write(out / "index.html", env.get_template("index.html.j2").render(
         root="", tables=tables, paper=load_paper_results(paper), skipped=report.skipped,

@@ -55,7 +55,7 @@ class RunView:
 
 
 def run_view(config: RunConfig, samples: list[SampleRecord]) -> RunView:
-    summary = summarize(samples, config.max_rounds)
+    summary = summarize(samples, config.max_rounds, protocol=config.protocol)
     ordered = sorted(samples, key=lambda s: (s.task_id, s.sample))
     return RunView(config, summary, ordered, [s.final_overall for s in ordered])
 

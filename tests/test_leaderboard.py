@@ -380,7 +380,7 @@ def test_build_index_tables_marks_and_paper(site, scores):
     out, report = site
     assert sorted(report.entries) == ["direct", "good", "stale", "weak"]
     assert report.skipped == ["broken: submission.json lacks model, type, date"]
-    assert report.tables == ["ecov-embedded/agentic", "ecov-embedded/direct"]
+    assert report.tables == ["ecov-embedded/agentic/llm4cov", "ecov-embedded/direct/llm4cov"]
     html = (out / "index.html").read_text()
     boards = re.findall(r'<section class="board" id="([^"]+)">', html)
     assert boards == ["ecov-embedded-agentic", "ecov-embedded-direct"]
