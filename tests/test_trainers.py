@@ -177,8 +177,8 @@ def test_curation_drops_what_does_not_parse_or_compile(student, engine):
     assert len(cur.kept) == 3 and cur.counts() == {"parse_error": 1}
     assert all(r.meta["parse_error"] == "" for r in cur.kept)
     # A response that does not compile, scored for real by validate_rows, is dropped as compile_error.
-    bad = Row(task.id, 0, build_messages(task), full(SYNTAX_BAD), {"key": "x"}, "hand", {})
-    dup = Row(task.id, 0, build_messages(task), full(WEAK), {"key": "y"}, "hand", {})
+    bad = Row(task.id, 0, build_messages(task, protocol="ecov"), full(SYNTAX_BAD), {"key": "x"}, "hand", {})
+    dup = Row(task.id, 0, build_messages(task, protocol="ecov"), full(WEAK), {"key": "y"}, "hand", {})
     validate_rows([bad, dup], {task.id: task}, engine)
     assert bad.meta["status"] == COMPILE_ERROR and dup.meta["status"] == OK
     cur2 = curate(cur.kept + [bad, dup])
