@@ -57,7 +57,7 @@ def sample_from_rounds(task_id: str, sample: int, rounds: list[RoundRecord], err
             key = round_key(rec)
             if replaces_best(proto, key, best_key):
                 best_i, best_key = i, key
-        best_by_round.append(overall[best_i] if best_i is not None else 0.0)
+        best_by_round.append(_ran_overall(results, overall, best_i))
     best_res = results[best_i] if best_i is not None else None
     if proto.avg_cov == "best":
         syntax_ok = best_res is not None and best_res.syntax_ok
@@ -79,11 +79,16 @@ def sample_from_rounds(task_id: str, sample: int, rounds: list[RoundRecord], err
         error=error,
         protocol=proto.name,
         best_round=rounds[best_i].round if best_i is not None else None,
-        best_state_overall=overall[best_i] if best_i is not None else 0.0,
+        best_state_overall=_ran_overall(results, overall, best_i),
         best_overall_by_round=best_by_round,
         reasks=sum(r.reasks for r in rounds),
         stop_reason=stop_reason or ("model_error" if error else ""),
     )
+
+
+def _ran_overall(results: list[ScoreResult], overall: list[float], i: int | None) -> float:
+    """A state's overall, 0 where its simulation failed (the paper's Avg Cov)."""
+    return overall[i] if i is not None and results[i].ran else 0.0
 
 
 def best_state_overall(s: SampleRecord) -> float:

@@ -136,3 +136,9 @@ def test_pass_at_n_any_of_n_beside_the_unbiased_estimator():
     assert s["pass_at_k_any"] == {"pass@5": 50.0}  # a: one of five passed; b: none
     assert s["pass_at_k"]["pass@5"] == 50.0 and s["pass_at_k"]["pass@1"] == 10.0
     assert "any" in s["pass_at_k_labels"]["pass_at_k_any"] and "unbiased" in s["pass_at_k_labels"]["pass_at_k"]
+
+
+def test_a_failed_simulation_counts_zero_in_the_best_state():
+    timed_out = _round(0, "timeout", 30.0, False)  # partial coverage of a run that did not finish
+    rec = sample_from_rounds("t", 0, [timed_out], protocol="llm4cov")
+    assert (rec.best_round, rec.best_state_overall, rec.best_overall_by_round, rec.syntax_ok) == (0, 0.0, [0.0], False)
