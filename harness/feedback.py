@@ -146,7 +146,7 @@ def next_step(result: ScoreResult) -> str:
 
 
 def error_log(result: ScoreResult, max_chars: int) -> str:
-    parts = [e for e in result.errors]
+    parts = list(result.errors)
     if result.log_tail and result.status not in ("compile_error", "rejected"):
         parts.append(result.log_tail)
     text = "\n".join(parts).strip() or "(no log)"
