@@ -312,8 +312,9 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
                                           for e in es], f"{bench} · {mode}: pass rate against model size")
         cov_chart = plots.histogram_chart(histogram([c for e in es for c in e.view.coverages]),
                                           f"{bench} · {mode}: coverage distribution, all samples")
-        tag = "" if protocol == DEFAULT_PROTOCOL else f"-{protocol}"
-        tid = slug(f"{bench}-{mode}{tag}")
+        # The protocol joins the id only where a (benchmark, mode) has boards of several protocols.
+        shared = sum(1 for (b, m, _) in groups if (b, m) == (bench, mode)) > 1
+        tid = slug(f"{bench}-{mode}-{protocol}" if shared else f"{bench}-{mode}")
         info = infos.get(es[0].view.config.benchmark) or BenchmarkInfo()
         levels = difficulty_levels({d for e in es for d in e.view.by_difficulty})
         pass_chart = plots.bar_ci_chart([(e.sub.meta.model, e.view.pct("pass_rate"), e.view.pass_ci)
