@@ -15,6 +15,10 @@ testbench (the engine), render the feedback o_t (harness.feedback), and hand a R
 ``run_sample`` is the entry point for evaluation (harness.run) and for trainers' rollouts: give it a
 task, a model (``complete(ModelRequest) -> Completion``) and a scorer ``(design, testbench, seed) ->
 ScoreResult``.
+
+The testbench language (``AgentConfig.tb_lang``, or ``run_sample(tb_lang=...)``) picks prompts and
+parser: SystemVerilog uses the protocol's layout (harness.prompts, harness.parse); another track
+(harness.cocotb.track) brings its own, and the protocol still sets memory, re-asks, rounds and stops.
 """
 
 from __future__ import annotations
@@ -26,8 +30,8 @@ from dataclasses import dataclass, replace
 
 from harness.feedback import FEEDBACK_RENDERERS
 from harness.metrics import sample_from_rounds
-from harness.parse import module_names, parse_answer
-from harness.prompts import build_messages, history_turns, prompt_hash
+from harness.parse import CUT_OFF, ParseResult, module_names, parse_answer
+from harness.prompts import build_messages, ecov_followup, history_turns, prompt_hash
 from harness.protocol import DEFAULT_PROTOCOL, Protocol, get_protocol, replaces_best, state_key
 from harness.records import INFRA_ERROR, REJECTED, Design, ScoreResult
 from harness.results import RoundRecord, SampleRecord
@@ -102,6 +106,37 @@ def unusable_feedback(parse_error: str, last_feedback: str | None) -> str:
             + last_feedback)
 
 
+@dataclass(frozen=True)
+class _TbIO:
+    """Prompt building and answer parsing for one (protocol, testbench language)."""
+
+    messages: Callable  # (task, testbench | None, feedback | None) -> chat
+    parse: Callable  # (text, finish_reason, current, task, design_modules) -> ParseResult
+    followup: Callable  # ecov-style history turn: (feedback, testbench | None) -> message
+    llm4cov_history: bool  # history appends the answer as a well-formed llm4cov answer
+
+
+def tb_io(proto: Protocol, tb_lang: str = "sv") -> _TbIO:
+    """The seam between the loop and a testbench language (see harness.cocotb.track for other tracks)."""
+    if tb_lang == "sv":
+        def parse(text, finish, current, task, design_modules):
+            return parse_answer(text, proto.prompt, "sv", finish_reason=finish, current=current,
+                                dut_module=task.dut_module, design_modules=design_modules)
+
+        return _TbIO(lambda t, tb, fb: build_messages(t, tb, fb, proto, "sv"), parse, ecov_followup,
+                     proto.prompt == "llm4cov")
+    from harness.cocotb.track import get_track
+
+    track = get_track(tb_lang)
+
+    def parse_track(text, finish, current, task, design_modules):
+        if finish == "length" and proto.format_reasks:
+            return ParseResult(None, CUT_OFF)
+        return track.parse(text, current, task)
+
+    return _TbIO(track.build_messages, parse_track, track.followup_message, False)
+
+
 def visible_result(result: ScoreResult | None, proto: Protocol) -> ScoreResult | None:
     """The raw o_t builtin models read: under a protocol whose feedback shows no uncovered code, none."""
     if result is None or proto.feedback != "eda_summary":
@@ -112,11 +147,17 @@ def visible_result(result: ScoreResult | None, proto: Protocol) -> ScoreResult |
 def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConfig,
                on_round: Callable[[RoundRecord], None] | None = None,
                stop: threading.Event | None = None,
-               feedback_fn: FeedbackFn | None = None) -> tuple[list[RoundRecord], SampleRecord]:
-    """Run one sample to the end. Model errors (after the model's own retries) end the sample as failed."""
+               feedback_fn: FeedbackFn | None = None,
+               tb_lang: str | None = None) -> tuple[list[RoundRecord], SampleRecord]:
+    """Run one sample to the end. Model errors (after the model's own retries) end the sample as failed.
+
+    ``tb_lang`` (default ``config.tb_lang``) picks the testbench language's prompts and parser.
+    """
     from harness.models import ModelError, ModelRequest
 
     proto = config.proto
+    lang = tb_lang or config.tb_lang
+    io = tb_io(proto, lang)
     feedback_fn = feedback_fn or FEEDBACK_RENDERERS[proto.feedback]
     design = task.design
     design_modules = {n for f in task.rtl_files for n in module_names(f.content)}
@@ -137,19 +178,16 @@ def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConf
         check_stop()
         shown = memory if proto.memory == "best" else latest
         if r == 0 or config.mode == "direct":
-            messages, state_round = build_messages(task, protocol=proto, tb_lang=config.tb_lang), None
+            messages, state_round = io.messages(task, None, None), None
         elif config.agent == "history":
             messages, state_round = list(history), r - 1
-            if proto.prompt == "ecov":
-                from harness.prompts import ecov_followup
-
-                messages.append(ecov_followup(o or "", None if last_kind == "full" else
-                                              (latest.testbench if latest else None)))
+            if not io.llm4cov_history:
+                messages.append(io.followup(o or "", None if last_kind == "full" else
+                                            (latest.testbench if latest else None)))
         elif proto.memory == "best":
-            messages = build_messages(task, memory.testbench, memory.feedback, proto, config.tb_lang)
-            state_round = memory.round
+            messages, state_round = io.messages(task, memory.testbench, memory.feedback), memory.round
         else:
-            messages = build_messages(task, latest.testbench if latest else None, o, proto, config.tb_lang)
+            messages = io.messages(task, latest.testbench if latest else None, o)
             state_round = latest.round if latest else None
         t0 = time.monotonic()
         reasons: list[str] = []
@@ -161,13 +199,12 @@ def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConf
                 c = model.complete(ModelRequest(
                     messages, task, testbench=shown.testbench if shown else None,
                     result=visible_result(shown.result if shown else None, proto), round=r, sample=sample,
-                    seed=config.seed + sample, attempt=len(rejected)))
+                    seed=config.seed + sample, attempt=len(rejected), tb_lang=lang))
                 tokens = [tokens[0] + (c.prompt_tokens or 0), tokens[1] + (c.completion_tokens or 0),
                           tokens[2] + float(c.cost or 0.0)]
                 check_stop()
-                parsed = parse_answer(c.text, proto.prompt, config.tb_lang, finish_reason=c.finish_reason,
-                                      current=latest.testbench if latest else None, dut_module=task.dut_module,
-                                      design_modules=design_modules)
+                parsed = io.parse(c.text, c.finish_reason, latest.testbench if latest else None, task,
+                                  design_modules)
                 if parsed.ok or len(rejected) >= proto.format_reasks:
                     break
                 reasons.append(parsed.error)
@@ -213,7 +250,7 @@ def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConf
             stop_reason = proto.early_stop
             break
         if config.agent == "history" and config.mode == "agentic":
-            if proto.prompt == "ecov":
+            if not io.llm4cov_history:
                 history = messages + [{"role": "assistant", "content": c.text}]
             else:
                 history = messages + history_turns(task, proto, parsed.testbench or "", feedback, None)

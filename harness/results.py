@@ -54,6 +54,7 @@ class RunConfig:
     # The evaluation protocol (harness.protocol): llm4cov (the paper's loop) or ecov. Runs written before
     # protocols existed carry none and read as "ecov", the loop they ran.
     protocol: str = DEFAULT_PROTOCOL
+    tb_lang: str = "sv"  # testbench language track: sv | cocotb (harness.cocotb); never ranked together
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -67,7 +68,7 @@ class RunConfig:
     def identity(self) -> dict[str, Any]:
         """The fields a resumed run must share with the run it continues."""
         keys = ("model", "mode", "agent", "benchmark", "dataset_hash", "max_rounds", "temperature",
-                "top_p", "max_tokens", "seed", "split", "protocol")
+                "top_p", "max_tokens", "seed", "split", "protocol", "tb_lang")
         return {k: getattr(self, k) for k in keys}
 
 

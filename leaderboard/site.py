@@ -47,7 +47,7 @@ from leaderboard.verify import DIFFERS, VERIFIED, Verification, read_verificatio
 
 HERE = Path(__file__).parent
 PAPER_RESULTS = HERE / "paper_results.json"
-MODE_ORDER = {"agentic": 0, "direct": 1}
+MODE_ORDER = {"agentic": 0, "direct": 1, "agentic · cocotb": 2, "direct · cocotb": 3}
 MAX_DIFF_LINES = 400
 TABLE_FORMATS = ("csv", "parquet")
 
@@ -300,7 +300,11 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
 
     groups: dict[tuple[str, str, str], list[Entry]] = defaultdict(list)
     for e in entries:
-        groups[(e.benchmark, e.view.config.mode, e.protocol)].append(e)
+        # Tracks and protocols are never ranked together: a cocotb (Python) run gets its own table,
+        # "agentic · cocotb", and each protocol its own.
+        lang = getattr(e.view.config, "tb_lang", "sv")
+        mode = e.view.config.mode if lang == "sv" else f"{e.view.config.mode} · {lang}"
+        groups[(e.benchmark, mode, e.protocol)].append(e)
     tables = []
     for (bench, mode, protocol), es in sorted(groups.items(), key=lambda kv: (
             kv[0][0], MODE_ORDER.get(kv[0][1], 9), kv[0][1], kv[0][2] != DEFAULT_PROTOCOL, kv[0][2])):

@@ -24,6 +24,7 @@ class ModelRequest:
     sample: int = 0
     seed: int = 1
     attempt: int = 0  # 0, then 1.. for each re-ask after an unusable answer (llm4cov protocol)
+    tb_lang: str = "sv"  # the testbench language asked for (sv | cocotb): builtins answer in it
 
 
 @dataclass
