@@ -150,3 +150,20 @@ def test_cli_builtin_random_runs_llm4cov_by_default(tmp_path, monkeypatch):
     assert all(r.reasks == 0 and r.testbench for r in rounds)  # its answers are always well formed
     if len(rounds) > 1:  # no uncovered code in llm4cov feedback
         assert "Uncovered code" not in rounds[0].feedback and "Next step:" in rounds[0].feedback
+
+
+def test_testbench_language_seam_keeps_the_protocol_rules():
+    """Another track (cocotb) brings its prompts and parser; the protocol still refuses cut-off answers."""
+    from harness.agent import tb_io
+    from harness.protocol import ECOV
+
+    task = make_task("seam")
+    py = "test_dut.py\n```python\nimport cocotb\n\n@cocotb.test()\nasync def t(dut):\n    pass\n```\n"
+    l4c_py, ecov_py = tb_io(LLM4COV, "cocotb"), tb_io(ECOV, "cocotb")
+    assert l4c_py.parse(py, "stop", None, task, set()).ok
+    assert "cut off" in l4c_py.parse(py, "length", None, task, set()).error
+    assert ecov_py.parse(py, "length", None, task, set()).ok  # ecov: no re-asks, the answer is used
+    assert "python" in l4c_py.messages(task, None, None)[-1]["content"].lower()
+    sv = tb_io(LLM4COV, "sv")
+    assert sv.messages(task, None, None)[0]["content"] == LLM4COV_SYSTEM and sv.llm4cov_history
+    assert sv.parse(l4c(GOOD), "stop", None, task, set()).testbench == GOOD
