@@ -42,7 +42,7 @@ TASK_ID = "updown_counter"
 WEAK_TB = """module tb;
   logic clk = 0, rst_n = 0, en = 0, up = 1, load = 0, sat = 0;
   logic [7:0] load_val = 0, count;
-  logic at_max, at_min, wrapped;
+  logic at_max, at_min, wrapped, diag;
   updown_counter dut (.*);
   always #5 clk = ~clk;
   initial begin
