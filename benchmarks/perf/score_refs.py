@@ -48,7 +48,7 @@ def compare(old: Path, new: Path) -> int:
             bad += 1
             continue
         a, b = json.loads((old / name).read_text()), json.loads(other.read_text())
-        for i, (x, y) in enumerate(zip(a, b)):
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):
             diff = [k for k in FIGURES if x.get(k) != y.get(k)]
             if diff or len(a) != len(b):
                 bad += 1

@@ -5,10 +5,9 @@ Verilator flattens the design into the testbench's model (``Vtop___024root``), s
 compiled into the design's code) depends on the testbench's variables. What is safe to reuse is an
 object whose *inputs* are byte-identical: the generated ``.cpp`` files of the unit, every generated
 header in ``obj/`` (all of them, conservatively), and the compiler, flags, PCH and Verilator version
-(the ``prefix``). ``ObjectCache`` stores objects under that key; ``plan_units`` groups the generated
-files into compile units whose boundaries depend only on file names and sizes, so that a testbench
-edit recompiles the units it touched and reuses the rest (the slow/constructor files, the design's
-coverage set-up, unchanged parts of the testbench).
+(the ``prefix``). ``ObjectCache`` stores objects under that key, so a model compiled before (the same
+testbench under another seed, a duplicate sample, a cocotb design) is only linked. ``plan_units``
+groups the generated files into as many compile units as there are cores to spare.
 
 ``CpuSlots`` is a machine-wide semaphore of token files (one per core) under the runtime folder: a
 build takes the tokens that are free (at least its own core) and compiles that many units at once,
@@ -19,6 +18,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -26,12 +26,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-# Generated files (Verilator's --output-split) are packed in name order into units of about this many
-# lines: each unit pays the precompiled header once (~0.3 s of CPU), so units must not be tiny.
-UNIT_LINES = 6000
+# A compile unit pays the precompiled header once (~0.3-0.5 s of CPU), so a build is split into more
+# units than one only to use idle cores, and never into units of fewer lines than this.
+MIN_UNIT_LINES = 3000
 MAX_OBJECTS = 4000  # objects kept in the cache; the least recently used go first
-
-_FAST = re.compile(r"__\d+\.cpp$")
 
 
 @dataclass(frozen=True)
@@ -45,34 +43,36 @@ def _natural(name: str) -> list:
     return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name)]
 
 
-def plan_units(obj: Path, prefix: str, unit_lines: int = UNIT_LINES) -> list[Unit]:
+def unit_count(total_lines: int, jobs: int) -> int:
+    """How many units to compile at once: one per granted core, none smaller than MIN_UNIT_LINES."""
+    return max(1, min(jobs, total_lines // MIN_UNIT_LINES))
+
+
+def plan_units(obj: Path, prefix: str, jobs: int = 1) -> list[Unit]:
     """Group ``obj/Vtop*.cpp`` into compile units, each keyed by everything its object depends on.
 
-    The constructor/slow/glue files (``*__Slow.cpp``, ``Vtop.cpp``, ``Vtop__main.cpp``, ``Vtop__Syms*``)
-    form the first unit: they change only when the model's variables or coverage points change. The
-    fast files (``*__N.cpp``) follow in natural order, packed up to ``unit_lines`` lines per unit.
+    Files are cut, in natural name order, into ``unit_count`` contiguous groups of about equal lines (one
+    unit when the machine is busy: least CPU). The key of a unit hashes ``prefix`` (compiler, flags,
+    PCH, Verilator), every generated header, and the unit's files: equal keys, equal objects.
     """
     headers = hashlib.sha256(prefix.encode())
     for h in sorted(obj.glob("*.h")):
         headers.update(h.name.encode() + b"\0" + h.read_bytes() + b"\0")
     base = headers.hexdigest()
     files = sorted((p.name for p in obj.glob("Vtop*.cpp")), key=_natural)
-    glue = [f for f in files if not _FAST.search(f) or "__Slow" in f]
-    fast = [f for f in files if f not in glue]
-    groups: list[list[str]] = [glue] if glue else []
-    current: list[str] = []
-    lines = 0
-    for f in fast:
-        n = (obj / f).read_bytes().count(b"\n")
-        if current and lines + n > unit_lines:
-            groups.append(current)
-            current, lines = [], 0
-        current.append(f)
-        lines += n
-    if current:
-        groups.append(current)
+    sizes = {f: (obj / f).read_bytes().count(b"\n") for f in files}
+    total = sum(sizes.values())
+    parts = unit_count(total, jobs)
+    groups: list[list[str]] = [[]]
+    done = 0
+    for f in files:
+        # start a new group once this one holds its share of the lines
+        if groups[-1] and len(groups) < parts and done >= total * len(groups) / parts:
+            groups.append([])
+        groups[-1].append(f)
+        done += sizes[f]
     units = []
-    for i, group in enumerate(groups):
+    for i, group in enumerate(g for g in groups if g):
         h = hashlib.sha256(base.encode())
         for f in group:
             h.update(f.encode() + b"\0" + (obj / f).read_bytes() + b"\0")
@@ -98,6 +98,31 @@ class ObjectCache:
             return True
         except OSError:
             return False
+
+    def fetch_model(self, key: str, obj: Path) -> list[str] | None:
+        """Every object of a model compiled before (any split), copied into ``obj``; None if any is missing."""
+        try:
+            units = json.loads((self.folder / "models" / f"{key}.json").read_text())
+        except (OSError, ValueError):
+            return None
+        names = []
+        for name, unit_key in units:
+            if not self.fetch(unit_key, obj / f"{name}.o"):
+                return None
+            names.append(f"{name}.o")
+        return names
+
+    def store_model(self, key: str, units: list[tuple[str, str]]) -> None:
+        """Which unit objects make up the model ``key`` (written after they are stored)."""
+        dest = self.folder / "models" / f"{key}.json"
+        try:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=dest.parent, suffix=".tmp")
+            with os.fdopen(fd, "w") as f:
+                json.dump(units, f)
+            os.replace(tmp, dest)
+        except OSError:
+            return
 
     def store(self, key: str, obj: Path) -> None:
         dest = self.path(key)
