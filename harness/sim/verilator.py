@@ -146,8 +146,8 @@ class BuildResult:
     seconds: float = 0.0
     phases: dict[str, float] = field(default_factory=dict)  # verilate / compile / link wall seconds
     reused_units: int = 0  # compile units taken from the object cache
-    units: int = 0  # objects linked (units + runtime)
-    jobs: int = 1  # compilers run at once
+    units: int = 0  # compile units of the generated model
+    jobs: int = 1  # compilers granted to run at once
 
 
 @dataclass
@@ -158,6 +158,7 @@ class Compiled:
     seconds: float
     reused: int = 0
     jobs: int = 1
+    units: int = 0
 
 
 def find_top(tb_text: str, module_names: list[str]) -> str | None:
@@ -231,7 +232,7 @@ class VerilatorBackend:
         if linked.timed_out or linked.returncode != 0:
             return BuildResult(False, "link", _why(linked, "linker"), seconds=seconds, phases=phases)
         shutil.rmtree(job / "obj", ignore_errors=True)  # keeps job folders small; the binary is all we need
-        return BuildResult(True, "done", "", job / "sim", seconds, phases, compiled.reused, len(compiled.objects),
+        return BuildResult(True, "done", "", job / "sim", seconds, phases, compiled.reused, compiled.units,
                            compiled.jobs)
 
     def compile_generated(self, job: Path, limits: Limits, extra_cflags: tuple[str, ...] = ()) -> Compiled:
@@ -302,7 +303,7 @@ class VerilatorBackend:
                     self.objects.store(unit.key, obj / f"{unit.name}.o")
             if cache:
                 self.objects.store_model(whole, [(u.name, u.key) for u in units])
-        return Compiled(True, objects + runtime_objects, "", time.monotonic() - start, reused, jobs)
+        return Compiled(True, objects + runtime_objects, "", time.monotonic() - start, reused, jobs, len(objects))
 
     def link(self, job: Path, objects: list[str], limits: Limits, extra: tuple[str, ...] = ()) -> ProcResult:
         rt = self.runtime.folder
