@@ -34,7 +34,7 @@ from harness.sim.sandbox import Limits, Sandbox, make_sandbox
 from harness.sim.verilator import BuildOptions, VerilatorBackend, find_top
 
 # Bump when anything that changes figures for the same inputs changes (parsing, aggregation, flags).
-SCORING_VERSION = "2"
+SCORING_VERSION = "3"
 TB_FILE = "testbench.sv"
 RTL_DIR = "rtl"
 HEADER_SUFFIXES = (".vh", ".svh", ".h", ".inc")
