@@ -268,7 +268,8 @@ class VerilatorBackend:
         prefix = "|".join((verilator_version(), " ".join(compiler), " ".join(cflags), str(rt), str(pch)))
         cache = self.options.object_cache
         whole = plan_units(obj, prefix, 1)[0].key  # the model as a whole, whatever the split
-        names = self.objects.fetch_model(whole, obj) if cache else None
+        # (without the prebuilt runtime its objects are compiled per build, so no whole-model shortcut)
+        names = self.objects.fetch_model(whole, obj) if cache and rt is not None else None
         objects = [f"obj/{n}" for n in names or []]
         todo: list[tuple[Unit | None, list[str]]] = []
         reused = len(objects)
