@@ -48,18 +48,19 @@ def unit_count(total_lines: int, jobs: int) -> int:
     return max(1, min(jobs, total_lines // MIN_UNIT_LINES))
 
 
-def plan_units(obj: Path, prefix: str, jobs: int = 1) -> list[Unit]:
+def plan_units(obj: Path, prefix: str, jobs: int = 1, extra: tuple[str, ...] = ()) -> list[Unit]:
     """Group ``obj/Vtop*.cpp`` into compile units, each keyed by everything its object depends on.
 
     Files are cut, in natural name order, into ``unit_count`` contiguous groups of about equal lines (one
     unit when the machine is busy: least CPU). The key of a unit hashes ``prefix`` (compiler, flags,
     PCH, Verilator), every generated header, and the unit's files: equal keys, equal objects.
+    ``extra`` names more files of ``obj`` to compile with the model (a caller's own main), last.
     """
     headers = hashlib.sha256(prefix.encode())
     for h in sorted(obj.glob("*.h")):
         headers.update(h.name.encode() + b"\0" + h.read_bytes() + b"\0")
     base = headers.hexdigest()
-    files = sorted((p.name for p in obj.glob("Vtop*.cpp")), key=_natural)
+    files = sorted((p.name for p in obj.glob("Vtop*.cpp")), key=_natural) + [f for f in extra]
     sizes = {f: (obj / f).read_bytes().count(b"\n") for f in files}
     total = sum(sizes.values())
     parts = unit_count(total, jobs)

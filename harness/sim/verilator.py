@@ -238,13 +238,17 @@ class VerilatorBackend:
         return BuildResult(True, "done", "", job / "sim", seconds, phases, compiled.reused, compiled.units,
                            compiled.jobs)
 
-    def compile_generated(self, job: Path, limits: Limits, extra_cflags: tuple[str, ...] = ()) -> Compiled:
+    def compile_generated(self, job: Path, limits: Limits, extra_cflags: tuple[str, ...] = (),
+                          extra_sources: tuple[str, ...] = (),
+                          runtime_objects: dict[str, Path] | None = None) -> Compiled:
         """Compile the model Verilator wrote to ``job/obj`` into objects (paths relative to ``job``).
 
         Units whose inputs were compiled before (any job on this machine, same compiler, flags, PCH and
         Verilator) are copied from the object cache; the others are compiled, as many at once as
-        ``CpuSlots`` grants, and stored. Callers with their own main (cocotb) verilate without
-        ``--main``/with their flags, then call this and ``link`` with their extra objects and libraries.
+        ``CpuSlots`` grants, and stored. Callers with their own main (cocotb) verilate with their flags,
+        put their main in ``obj/`` and name it in ``extra_sources`` (compiled and keyed with the model),
+        pass Verilator runtime objects the prebuilt runtime lacks (``verilated_vpi``) in
+        ``runtime_objects``, then ``link`` with their libraries.
         """
         start = time.monotonic()
         root = self.runtime.root
@@ -267,26 +271,29 @@ class VerilatorBackend:
             cflags += [f"-I{rt}", "-Winvalid-pch", "-include", pch_header]
         prefix = "|".join((verilator_version(), " ".join(compiler), " ".join(cflags), str(rt), str(pch)))
         cache = self.options.object_cache
-        whole = plan_units(obj, prefix, 1)[0].key  # the model as a whole, whatever the split
-        # (without the prebuilt runtime its objects are compiled per build, so no whole-model shortcut)
-        names = self.objects.fetch_model(whole, obj) if cache and rt is not None else None
-        objects = [f"obj/{n}" for n in names or []]
         todo: list[tuple[Unit | None, list[str]]] = []
-        reused = len(objects)
-        if rt is not None:
-            runtime_objects = [str(rt / f"{g}.o") for g in globals_]
-        else:
-            runtime_objects = []
-            for g in globals_:
+        given = runtime_objects or {}
+        runtime: list[str] = []
+        for g in globals_:
+            if rt is not None and (rt / f"{g}.o").exists():
+                runtime.append(str(rt / f"{g}.o"))
+            elif g in given:
+                runtime.append(str(given[g]))
+            else:  # not prebuilt: compiled in this job
                 todo.append((None, [*compiler, "-Os", *self.runtime.cflags(), "-c",
                                     str(root / "include" / f"{g}.cpp"), "-o", f"obj/{g}.o"]))
-                runtime_objects.append(f"obj/{g}.o")
+                runtime.append(f"obj/{g}.o")
+        whole = plan_units(obj, prefix, 1, extra_sources)[0].key  # the model as a whole, whatever the split
+        # (runtime objects compiled per build rule out the whole-model shortcut)
+        names = self.objects.fetch_model(whole, obj) if cache and not todo else None
+        objects = [f"obj/{n}" for n in names or []]
+        reused = len(objects)
         jobs = 1
         if names is None:
             want = self.options.jobs or int(os.environ.get("ECOV_BUILD_JOBS") or 0) or os.cpu_count() or 1
             with CpuSlots(self.runtime.base / "cpu-slots", want) as slots:
                 jobs = slots.jobs
-                units = plan_units(obj, prefix, jobs if self.options.output_split else 1)
+                units = plan_units(obj, prefix, jobs if self.options.output_split else 1, extra_sources)
                 for unit in units:
                     objects.append(f"obj/{unit.name}.o")
                     if cache and self.objects.fetch(unit.key, obj / f"{unit.name}.o"):
@@ -307,7 +314,7 @@ class VerilatorBackend:
                     self.objects.store(unit.key, obj / f"{unit.name}.o")
             if cache:
                 self.objects.store_model(whole, [(u.name, u.key) for u in units])
-        return Compiled(True, objects + runtime_objects, "", time.monotonic() - start, reused, jobs, len(objects))
+        return Compiled(True, objects + runtime, "", time.monotonic() - start, reused, jobs, len(objects))
 
     def link(self, job: Path, objects: list[str], limits: Limits, extra: tuple[str, ...] = ()) -> ProcResult:
         rt = self.runtime.folder
