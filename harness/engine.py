@@ -128,10 +128,11 @@ class Engine:
             build_limits = Limits(wall_seconds=cfg.compile_seconds, cpu_seconds=int(cfg.compile_seconds) + 10,
                                   memory_mb=max(cfg.memory_mb, 4096), output_bytes=cfg.output_bytes, processes=256)
             try:
-                built = self.backend.build(job, sources, top, build_limits)
+                built = self.backend.build(job, sources, top, build_limits, tb_file=TB_FILE)
             except (OSError, RuntimeError) as exc:
                 return replace(base, status=INFRA_ERROR, errors=[f"harness failure while building: {exc}"])
             warnings = _warnings(built.log)
+            base.phases = dict(built.phases)
             if not built.ok:
                 errors = _compile_errors(built.log, job) or [_relative(built.log[-2000:], job) or built.stage + " failed"]
                 return replace(base, status=COMPILE_ERROR, errors=errors, warnings=warnings,
@@ -139,6 +140,7 @@ class Engine:
             run_limits = Limits(wall_seconds=cfg.run_seconds, cpu_seconds=int(cfg.run_seconds) + 5,
                                 memory_mb=cfg.memory_mb, output_bytes=cfg.output_bytes, processes=cfg.processes)
             ran = self.backend.run(job, seed, run_limits)
+            base.phases["run"] = round(ran.seconds, 3)
             out = _clean_sim_log(ran.output)
             status, errors = OK, []
             if ran.timed_out:

@@ -113,6 +113,9 @@ class ScoreResult:
     seconds: float = 0.0
     cached: bool = False
     key: str = ""
+    # Wall seconds per phase (verilate, compile, link, run, and objects reused from the object cache):
+    # machine-dependent, so neither in the cache key nor in the deterministic figures.
+    phases: dict[str, float] = field(default_factory=dict)
 
     @property
     def compiled(self) -> bool:
@@ -142,6 +145,7 @@ class ScoreResult:
         if not timing:
             d.pop("seconds")
             d.pop("cached")
+            d.pop("phases")
         return d
 
     @classmethod
