@@ -176,10 +176,10 @@ class Engine:
         result = replace(base, status=status, errors=errors, warnings=warnings, log_tail=out[-3000:])
         if status not in (OK, NO_FINISH):
             return result
-        design_modules = {m for f in design.files for m in module_names(f.content)}
+        # Files, not module names, decide what is design below the instance (names found by regex could
+        # miss a macro-built module); the instance itself must be the DUT module.
         problem = got.error or integrity.check_point_set(got.points, got.coverage) or integrity.check_dut(
-            got.coverage, design.instance, design.top, design_modules | {design.top},
-            {Path(f.name).name for f in design.files})
+            got.coverage, design.instance, design.top, None, {Path(f.name).name for f in design.files})
         if problem is not None:
             return replace(result, status=REJECTED, errors=[str(problem)])
         self._attach_coverage(result, got.coverage, design)

@@ -101,7 +101,7 @@ RULE_ATTACKS = [
      {"redefines-design-module"}),
     ("redefine-package", HONEST + "package counter; endpackage\n", {"redefines-design-module"}),
     ("config", HONEST + "config cfg; design tb; endconfig\n", {"config"}),
-    ("include-design", tb('`include "counter.sv"'), {"include"}),
+    ("include-design", tb('`include "counter.sv"'), {"includes-design-file"}),
     ("include-host", tb('`include "/etc/hostname"'), {"include"}),
     ("fopen-abs", tb('int fd; initial fd = $fopen("/tmp/x", "w");'), {"file-access"}),
     ("fopen-dotdot", tb('int fd; initial fd = $fopen("../out/coverage.dat", "w");'), {"file-access"}),

@@ -96,11 +96,13 @@ def check_point_set(points: list[CoveragePoint], coverage: list[CoveragePoint]) 
     return None
 
 
-def check_dut(coverage: list[CoveragePoint], instance: str, dut_module: str, design_modules: set[str],
+def check_dut(coverage: list[CoveragePoint], instance: str, dut_module: str, design_modules: set[str] | None,
               design_files: set[str]) -> IntegrityError | None:
     """What is counted at and under ``<top>.<instance>`` is the design, instantiated as the task says.
 
-    ``design_files`` are base names (``counter.sv``); a point's ``f`` is a path (``rtl/counter.sv``).
+    ``design_files`` are base names (``counter.sv``); a point's ``f`` is the path Verilator was given
+    (``rtl/counter.sv``; the rules refuse `` `line``, so testbench code always says ``testbench.sv``).
+    ``design_modules``, when given, must also hold every module seen below the instance.
     Returns None also when nothing lies under the instance (the engine reports a missing DUT itself).
     """
     mine = [p for p in coverage if in_subtree(relative_instance(p.hier), instance)]
@@ -115,7 +117,8 @@ def check_dut(coverage: list[CoveragePoint], instance: str, dut_module: str, des
                               "in the testbench top (no wrapper, stub or module of the same name)")
     for p in mine:
         name = p.file.rsplit("/", 1)[-1]
-        if p.module not in design_modules or name not in design_files or not p.file.startswith("rtl/"):
+        foreign_module = design_modules is not None and p.module not in design_modules
+        if foreign_module or name not in design_files or not p.file.startswith("rtl/"):
             return IntegrityError("dut-identity", f"'{relative_instance(p.hier)}' holds code of '{p.module}' "
                                   f"from '{p.file}', which is not part of the design")
     return None

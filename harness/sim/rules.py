@@ -229,34 +229,35 @@ _lock = threading.Lock()  # pyslang is used from one thread at a time (see harne
 
 def check_design(design, testbench: str) -> list[Violation]:
     """The rules for ``testbench`` against a ``harness.records.Design``."""
-    return check_testbench(testbench, [f.name for f in design.files], design.instance,
-                           design_sources=[(f.name, f.content) for f in design.files], dut_module=design.top)
+    return check_testbench(testbench, [design.top], [f.name for f in design.files], design.instance,
+                           design_sources=[(f.name, f.content) for f in design.files])
 
 
-def check_testbench(tb: str, design_files: list[str] | None = None, instance: str = "", *,
-                    design_sources: list[tuple[str, str]] | None = None, dut_module: str = "",
-                    design_modules: list[str] | None = None) -> list[Violation]:
+def check_testbench(tb: str, design_modules: list[str] | None = None, design_files: list[str] | None = None,
+                    instance: str = "", *, design_sources: list[tuple[str, str]] | None = None) -> list[Violation]:
     """Every rule the testbench breaks, in line order. Empty means it may be built and run.
 
     ``design_sources`` are (file name, text) of the design, needed for the preprocessor (macros and
-    headers of the design reach the testbench, as in the build); ``design_modules`` adds names of
-    definitions the testbench may not reuse (the design's own are found by parsing it).
+    headers of the design reach the testbench, as in the build) and to find the design's definitions;
+    ``design_modules`` adds names the testbench may not define (for callers without the sources).
     """
     design_sources = design_sources or []
     pp = preprocess(design_sources, tb)
     if not pp.ok:
         return [Violation("preprocess", 1, "the preprocessor failed: " + pp.error.splitlines()[0][:300]
                           if pp.error else "the preprocessor failed", deferred=True)]
-    found = _check_preprocessed(pp.text, set(design_modules or []), instance)
+    names = {Path(n).name for n in design_files or []} | {Path(n).name for n, _ in design_sources}
+    found = _check_preprocessed(pp.text, set(design_modules or []), instance, names)
     unique = {(v.rule, v.line): v for v in found}
     return sorted(unique.values(), key=lambda v: (v.line, v.rule))
 
 
-def _check_preprocessed(text: str, extra_defs: set[str], instance: str) -> list[Violation]:
+def _check_preprocessed(text: str, extra_defs: set[str], instance: str, design_files: set[str]) -> list[Violation]:
     region = _tb_region(text)
     found: list[Violation] = []
     for line, file in region.includes:
-        found.append(Violation("include", line, f"includes {file!r}: only the single testbench file is compiled "
+        rule = "includes-design-file" if Path(file).name in design_files else "include"
+        found.append(Violation(rule, line, f"includes {file!r}: only the single testbench file is compiled "
                                "(the design is compiled by the harness); inline what you need"))
     phys_lines = text.splitlines()
     tb_phys = sorted(region.lines)
