@@ -58,7 +58,8 @@ RULE_ATTACKS = [
     ("verilator-config", tb('`verilator_config\ncoverage_off -file "*"\n`verilog'), {"tool-control"}),
     ("systemc", tb("`systemc_header\n#include <cstdlib>\n`verilog"), {"tool-control"}),
     ("pragma", tb("`pragma protect begin"), {"tool-control"}),
-    ("line-directive", tb('`line 1 "rtl/counter.sv" 0'), {"include"}),
+    ("line-directive", tb('`line 1 "rtl/counter.sv" 0'), {"includes-design-file"}),
+    ("line-directive-host", tb('`line 1 "/etc/x.sv" 0'), {"include"}),
     # Writes into the design hierarchy, in every path form and statement kind.
     ("hier-blocking", tb("initial uut.hidden = 4'hf;"), {"hierarchical-write"}),
     ("hier-nba", tb("always @(posedge clk) uut.hidden <= ~uut.hidden;"), {"hierarchical-write"}),

@@ -29,6 +29,7 @@ import shutil
 import tempfile
 import threading
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 TB_FILE = "testbench.sv"
@@ -241,15 +242,22 @@ def check_testbench(tb: str, design_modules: list[str] | None = None, design_fil
     headers of the design reach the testbench, as in the build) and to find the design's definitions;
     ``design_modules`` adds names the testbench may not define (for callers without the sources).
     """
-    design_sources = design_sources or []
-    pp = preprocess(design_sources, tb)
+    return list(_check_cached(tb, tuple(design_modules or ()), tuple(design_files or ()), instance,
+                              tuple(design_sources or ())))
+
+
+@lru_cache(maxsize=256)
+def _check_cached(tb: str, design_modules: tuple[str, ...], design_files: tuple[str, ...], instance: str,
+                  design_sources: tuple[tuple[str, str], ...]) -> tuple[Violation, ...]:
+    """Memoised: an agent's rounds and verify's re-scoring ask again for the same testbench."""
+    pp = preprocess(list(design_sources), tb)
     if not pp.ok:
-        return [Violation("preprocess", 1, "the preprocessor failed: " + pp.error.splitlines()[0][:300]
-                          if pp.error else "the preprocessor failed", deferred=True)]
+        return (Violation("preprocess", 1, "the preprocessor failed: " + pp.error.splitlines()[0][:300]
+                          if pp.error else "the preprocessor failed", deferred=True),)
     names = {Path(n).name for n in design_files or []} | {Path(n).name for n, _ in design_sources}
     found = _check_preprocessed(pp.text, set(design_modules or []), instance, names)
     unique = {(v.rule, v.line): v for v in found}
-    return sorted(unique.values(), key=lambda v: (v.line, v.rule))
+    return tuple(sorted(unique.values(), key=lambda v: (v.line, v.rule)))
 
 
 def _check_preprocessed(text: str, extra_defs: set[str], instance: str, design_files: set[str]) -> list[Violation]:

@@ -211,8 +211,11 @@ def make_sandbox(kind: str = "auto") -> Sandbox:
 
     A machine that has bwrap or Docker installed but where it does not work is an error under ``auto``
     (choose ``--sandbox rlimit`` explicitly to accept the weaker sandbox); rlimits are used only where
-    neither is installed, and results then say ``isolated: false``.
+    neither is installed, and results then say ``isolated: false``. ``ECOV_SANDBOX`` (bwrap, docker or
+    rlimit) makes that choice explicitly for ``auto`` (e.g. on a CI machine whose bwrap cannot unshare).
     """
+    if kind == "auto" and os.environ.get("ECOV_SANDBOX") in ("bwrap", "docker", "rlimit"):
+        kind = os.environ["ECOV_SANDBOX"]
     if kind in ("auto", "bwrap"):
         if bwrap_available():
             return BwrapSandbox()
@@ -220,7 +223,8 @@ def make_sandbox(kind: str = "auto") -> Sandbox:
             raise RuntimeError("bubblewrap (bwrap) is not installed or cannot create namespaces here")
         if shutil.which("bwrap"):
             raise RuntimeError("bubblewrap is installed but cannot create namespaces here (is it allowed to "
-                               "unshare user namespaces?); fix it, or choose --sandbox docker or --sandbox rlimit")
+                               "unshare user namespaces?); fix it, or choose --sandbox docker or --sandbox rlimit (or set "
+                               "ECOV_SANDBOX=rlimit)")
         if shutil.which("docker"):
             from harness.sim.docker_backend import DockerSandbox
 
@@ -228,7 +232,7 @@ def make_sandbox(kind: str = "auto") -> Sandbox:
                 return DockerSandbox()
             except RuntimeError as exc:
                 raise RuntimeError(f"bubblewrap is missing and Docker is installed but unusable ({exc}); start "
-                                   "dockerd, or choose --sandbox rlimit") from exc
+                                   "dockerd, or choose --sandbox rlimit (or set ECOV_SANDBOX=rlimit)") from exc
         return Sandbox()
     if kind == "rlimit":
         return Sandbox()
