@@ -58,6 +58,7 @@ RULE_ATTACKS = [
     ("verilator-config", tb('`verilator_config\ncoverage_off -file "*"\n`verilog'), {"tool-control"}),
     ("systemc", tb("`systemc_header\n#include <cstdlib>\n`verilog"), {"tool-control"}),
     ("pragma", tb("`pragma protect begin"), {"tool-control"}),
+    ("attribute", tb("(* verilator_public *) reg [3:0] r;"), {"attribute"}),
     ("line-directive", tb('`line 1 "rtl/counter.sv" 0'), {"includes-design-file"}),
     ("line-directive-host", tb('`line 1 "/etc/x.sv" 0'), {"include"}),
     # Writes into the design hierarchy, in every path form and statement kind.
@@ -126,6 +127,16 @@ def test_honest_testbench_passes_the_rules_including_reads_and_lint_pragmas():
                    "$root.tb.uut.q); end\n"
                    'int fd; initial begin fd = $fopen("trace.txt", "w"); $fdisplay(fd, "%d", uut.hidden); end')
     assert check_design(DESIGN, testbench) == []
+
+
+def test_design_interface_instance_is_the_testbenchs_own():
+    design = Design(files=(SourceFile("bus.sv", "interface bus_if; logic [3:0] d; endinterface\n"
+                                      "module sink(bus_if b, output logic [3:0] q); assign q = b.d; endmodule\n"),),
+                    top="sink", instance="uut")
+    ok = "module tb; bus_if b(); wire [3:0] q; sink uut(.b(b), .q(q)); initial b.d = 4'h3; endmodule\n"
+    assert check_design(design, ok) == []
+    bad = ok.replace("initial b.d = 4'h3;", "initial uut.b.d = 4'h3;")
+    assert [v.rule for v in check_design(design, bad)] == ["hierarchical-write"]
 
 
 def test_engine_rejects_before_compiling(tmp_path):

@@ -380,6 +380,7 @@ class _Walker:
         self.sm = sm
         self.instance = instance
         self.design_defs: set[str] = set()
+        self.design_interfaces: set[str] = set()
         self.tb_defs: set[str] = set()
         self.tb_interfaces: set[str] = set()
         self.data_names: set[str] = set()
@@ -412,8 +413,8 @@ class _Walker:
             name = _definition_name(n)
             if name is not None:
                 (self.tb_defs if tb else self.design_defs).add(name)
-                if tb and k == "InterfaceDeclaration":
-                    self.tb_interfaces.add(name)
+                if k == "InterfaceDeclaration":
+                    (self.tb_interfaces if tb else self.design_interfaces).add(name)
             if tb:
                 if k == "Declarator":
                     self.data_names.add(_ident(n.name))
@@ -436,7 +437,9 @@ class _Walker:
                 if decl is None:
                     continue
                 iname = _ident(decl.name)
-                if type_name in self.tb_interfaces:
+                # An interface the testbench instantiates is its own signals (it drives the DUT's
+                # interface ports through it), whoever defined the interface.
+                if type_name in self.tb_interfaces | self.design_interfaces:
                     self.data_names.add(iname)
                 else:
                     self.scope_names.add(iname)
@@ -536,7 +539,10 @@ class _Walker:
         if name is not None and name in self.design_defs:
             self.add("redefines-design-module", n, f"defines '{name}', which the design defines; instantiate the "
                      "design's own module instead")
-        if k in ("DPIImport", "DPIExport"):
+        if k == "AttributeInstance":
+            self.add("attribute", n, f"attribute {str(n).strip()[:60]!r}: (* ... *) attributes can carry tool "
+                     "directives (Verilator reads some); not allowed in testbenches")
+        elif k in ("DPIImport", "DPIExport"):
             self.add("dpi", n, "DPI imports/exports call host code and are not allowed")
         elif k in _ASSIGN_KINDS:
             for bad in self.foreign_in(n.left, lvalue=True):
