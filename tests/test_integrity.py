@@ -79,6 +79,15 @@ RULE_ATTACKS = [
     ("hier-sscanf", tb('initial $sscanf("3", "%d", uut.hidden);'), {"hierarchical-write"}),
     ("hier-ref-task", tb("task automatic t(ref logic [3:0] r); r = 1; endtask\ninitial t(uut.hidden);"),
      {"hierarchical-write"}),
+    ("hier-fscanf", tb('int fd; initial fd = $fscanf(fd, "%d", uut.hidden);'), {"hierarchical-write"}),
+    ("hier-in-function", tb("function void f(); uut.hidden = 1; endfunction"), {"hierarchical-write"}),
+    ("hier-fork", tb("initial fork uut.hidden = 1; join"), {"hierarchical-write"}),
+    ("hier-always-ff", tb("always_ff @(posedge clk) uut.hidden <= 0;"), {"hierarchical-write"}),
+    ("hier-instance-array", HONEST.replace("counter uut(", "counter uarr[2](") .replace(
+        "endmodule", "initial uarr[0].hidden = 1;\nendmodule"), {"hierarchical-write"}),
+    ("hier-in-interface", HONEST + "interface tbi; assign tb.uut.hidden = 0; endinterface\n",
+     {"hierarchical-write"}),
+    ("hier-program", HONEST + "program p; initial tb.uut.hidden = 0; endprogram\n", {"hierarchical-write"}),
     ("hier-output-port", tb("helper h(.o(uut.hidden));"), {"hierarchical-port"}),
     ("hier-upward", HONEST + "module helper; initial uut.hidden = 1; endmodule\n", {"hierarchical-write"}),
     ("hier-class", tb("class C; task t; tb.uut.hidden = 1; endtask endclass"), {"hierarchical-write"}),
@@ -127,6 +136,19 @@ def test_honest_testbench_passes_the_rules_including_reads_and_lint_pragmas():
                    "$root.tb.uut.q); end\n"
                    'int fd; initial begin fd = $fopen("trace.txt", "w"); $fdisplay(fd, "%d", uut.hidden); end')
     assert check_design(DESIGN, testbench) == []
+
+
+def test_hierarchical_reads_may_go_to_input_formals_only():
+    tasks = ("task automatic show(input logic [3:0] v, output logic [3:0] w); w = v; endtask\n"
+             "function automatic int twice(int v); return 2 * v; endfunction\n"
+             "logic [3:0] w, mem[4]; int q[$]; string s;\n")
+    reads = tb(tasks + "initial begin show(uut.hidden, w); w = twice(uut.q); q.push_back(uut.hidden); "
+                       '$sformat(s, "%d", uut.hidden); $writememh("m.hex", mem); end')
+    assert check_design(DESIGN, reads) == []
+    for call in ("show(w, uut.hidden);", "show(.w(uut.hidden), .v(w));", "undeclared(uut.hidden);",
+                 "std::randomize(uut.hidden);"):
+        found = check_design(DESIGN, tb(tasks + f"initial {call}"))
+        assert [v.rule for v in found] == ["hierarchical-write"], (call, found)
 
 
 def test_design_interface_instance_is_the_testbenchs_own():

@@ -69,6 +69,26 @@ $timeformat $printtimescale $asserton $assertoff $assertkill
 """.split())
 
 ALLOWED_SYSTEM = READONLY_SYSTEM | OTHER_SYSTEM
+
+# Arguments these system tasks may write (0-based; None: from that index on); the others are reads.
+OUTPUT_ARGS: dict[str, tuple[int, ...] | int] = {
+    "$sformat": (0,), "$swrite": (0,), "$swriteb": (0,), "$swriteh": (0,), "$swriteo": (0,),
+    "$sscanf": 2, "$fscanf": 2, "$fgets": (0,), "$fread": (0,), "$readmemh": (1,), "$readmemb": (1,),
+    "$value$plusargs": (1,), "$cast": (0,), "$random": (0,), "$urandom": (0,), "$dist_uniform": (0,),
+    "$dist_normal": (0,), "$dist_exponential": (0,), "$dist_poisson": (0,), "$dist_chi_square": (0,),
+    "$dist_t": (0,), "$dist_erlang": (0,), "$writememh": (), "$writememb": (), "$fopen": (), "$fclose": (),
+    "$fflush": (), "$fgetc": (), "$ungetc": (), "$feof": (), "$ferror": (0,), "$fseek": (), "$ftell": (),
+    "$rewind": (), "$urandom_range": (), "$test$plusargs": (), "$finish": (), "$stop": (), "$exit": (),
+}
+
+# Built-in methods whose arguments are only read (queue/array/string/mailbox ones). Unknown subroutines
+# are treated as if every argument could be output/inout/ref.
+INPUT_ONLY_METHODS = frozenset("""
+push_back push_front insert find find_index find_first find_first_index find_last find_last_index exists
+delete size num sum product and or xor min max unique unique_index sort rsort reverse shuffle len putc
+getc toupper tolower compare icompare substr atoi atohex atooct atobin atoreal itoa hextoa octtoa bintoa
+realtoa put try_put
+""".split())
 FILE_TASKS = ("$fopen", "$readmemh", "$readmemb", "$writememh", "$writememb", "$dumpfile")
 
 # Directives that only set defaults for the testbench's own code.
@@ -373,6 +393,41 @@ def _definition_name(node) -> str | None:
     return None
 
 
+def _args(arg_list) -> list:
+    """The arguments of an argument list, without the comma tokens of the separated list."""
+    return [a for a in arg_list.parameters if not _is_token(a)]
+
+
+def _last_name(name) -> str:
+    """``t`` of ``t``, ``obj.t``, ``C::t``, ``std::randomize``."""
+    toks = [t for t in _tokens(name) if t.kind.name in ("Identifier", "NewKeyword")]
+    if toks:
+        return _ident(toks[-1])
+    return str(name).strip()
+
+
+def _formals(proto) -> list[tuple[str, bool]]:
+    """(name, may write) per formal; a formal without a direction inherits the previous one's."""
+    out: list[tuple[str, bool]] = []
+    direction = "input"
+    ports = proto.portList.ports if proto.portList is not None else []
+    for port in ports:
+        if _is_token(port) or _kind(port) != "FunctionPort":
+            continue
+        d = port.direction.valueText if port.direction is not None else ""
+        if d:
+            direction = d
+        const = port.constKeyword is not None and port.constKeyword.valueText == "const"
+        out.append((_ident(port.declarator.name), direction in ("output", "inout", "ref") and not const))
+    return out
+
+
+def _writes(sig: list[tuple[str, bool]], index: int, formal: str | None) -> bool:
+    if formal is not None:
+        return any(w for n, w in sig if n == formal) or formal not in {n for n, _ in sig}
+    return sig[index][1] if index < len(sig) else True
+
+
 class _Walker:
     """Two passes over the preprocessed tree: collect names (design and testbench), then check."""
 
@@ -386,6 +441,8 @@ class _Walker:
         self.data_names: set[str] = set()
         self.scope_names: set[str] = {instance} if instance else set()
         self.virtual_vars: set[str] = set()
+        # Testbench subroutines: name -> one list per declaration of (formal name, may write it).
+        self.subroutines: dict[str, list[list[tuple[str, bool]]]] = {}
         self.found: list[Violation] = []
 
     # -- locations
@@ -425,6 +482,11 @@ class _Walker:
                 elif k == "DataDeclaration" and "virtual" in str(n.type).split():
                     for d in n.declarators:
                         self.virtual_vars.add(_ident(d.name))
+                elif k in ("TaskDeclaration", "FunctionDeclaration", "ClassMethodPrototype", "DPIImport",
+                           "ExternInterfaceMethod"):
+                    proto = getattr(n, "prototype", None)
+                    if proto is not None:
+                        self.subroutines.setdefault(_last_name(proto.name), []).append(_formals(proto))
                 elif k == "ForeachLoopList":
                     for tok in _tokens(n.loopVariables) if hasattr(n, "loopVariables") else []:
                         if tok.kind.name == "Identifier":
@@ -574,8 +636,7 @@ class _Walker:
             self.check_call(n)
         elif k == "NewClassExpression":
             if n.argList is not None:
-                for bad in self.foreign_in(n.argList):
-                    self.add("hierarchical-write", bad, f"passes '{bad}' to a constructor, which may write it")
+                self.check_user_args("new", n.argList)
         elif k == "ExpressionStatement" and _kind(n.expr) == "ScopedName" and self.foreign(n.expr):
             self.write(n.expr, "calls a task of")
 
@@ -589,21 +650,43 @@ class _Walker:
                 self.check_file_arg(n, name)
             if name in READONLY_SYSTEM or args is None:
                 return
-            for bad in self.foreign_in(args):
-                self.add("hierarchical-write", bad, f"passes '{bad}' to {name}, which may write it; only the "
-                         "testbench's own variables may be written")
+            outs = OUTPUT_ARGS.get(name, 0)
+            for i, arg in enumerate(_args(args)):
+                if isinstance(outs, tuple) and i not in outs or isinstance(outs, int) and i < outs:
+                    continue
+                for bad in self.foreign_in(arg):
+                    self.add("hierarchical-write", bad, f"passes '{bad}' to {name}, which may write it; only the "
+                             "testbench's own variables may be written")
             return
         if ck == "ScopedName" and self.foreign(callee):
             self.write(callee, "calls a task/function/method of")
             return
         if args is not None:
-            for bad in self.foreign_in(args):
-                self.add("hierarchical-write", bad, f"passes '{bad}' to a task/function, which may write it "
-                         "(output/inout/ref); copy it into a local variable first")
+            self.check_user_args(_last_name(callee), args)
+
+    def check_user_args(self, name: str, args) -> None:
+        """Hierarchical names may be passed only where every declaration of ``name`` takes an input."""
+        sigs = self.subroutines.get(name)
+        for i, arg in enumerate(_args(args)):
+            if _kind(arg) == "NamedArgument":
+                formal, expr = _ident(arg.name), arg.expr
+            else:
+                formal, expr = None, getattr(arg, "expr", arg)
+            if expr is None:
+                continue
+            if sigs is None:
+                writable = name not in INPUT_ONLY_METHODS
+            else:
+                writable = any(_writes(sig, i, formal) for sig in sigs)
+            if not writable:
+                continue
+            for bad in self.foreign_in(expr):
+                self.add("hierarchical-write", bad, f"passes '{bad}' to {name}(), which may write it "
+                         "(output/inout/ref, or not declared in the testbench); pass a copy in a local variable")
 
     def check_file_arg(self, n, name: str) -> None:
         args = n.arguments
-        params = list(args.parameters) if args is not None else []
+        params = _args(args) if args is not None else []
         first = params[0] if params else None
         toks = [t for t in _tokens(first)] if first is not None else []
         lit = toks[0] if len(toks) == 1 and toks[0].kind.name == "StringLiteral" else None
