@@ -100,6 +100,7 @@ RULE_ATTACKS = [
      {"hierarchical-write"}),
     ("hier-virtual-if", tb("interface bif; logic a; endinterface\nvirtual bif v; initial v = uut.bus;"),
      {"hierarchical-write"}),
+    ("escaped-dot-instance", tb("counter \\uut.extra (.clk(clk), .rst(rst), .en(en), .q());"), {"escaped-name"}),
     ("defparam", tb("defparam uut.W = 1;"), {"defparam"}),
     ("force", tb("initial force uut.q = 4'hf;"), {"force-release"}),
     ("force-macro", tb("`define F for``ce\ninitial `F uut.q = 4'hf;"), {"force-release"}),

@@ -591,6 +591,10 @@ class _Walker:
             else:
                 rule, why = "system-task", "is not on the list of allowed system tasks (docs/scoring.md)"
             self.add(rule, tok, f"{name} {why}; not allowed")
+        elif k == "Identifier" and tok.rawText.startswith("\\") and "." in tok.rawText:
+            self.add("escaped-name", tok, f"escaped identifier {tok.rawText.strip()!r} contains '.': it would "
+                     "read as a hierarchy path in the coverage (e.g. a second instance posing as a sub-instance "
+                     "of the DUT)")
         elif k in _TOKEN_RULES:
             rule, why = _TOKEN_RULES[k]
             self.add(rule, tok, why)
