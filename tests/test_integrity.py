@@ -162,6 +162,10 @@ def test_design_interface_instance_is_the_testbenchs_own():
     assert [v.rule for v in check_design(design, bad)] == ["hierarchical-write"]
 
 
+def test_oversized_testbench_is_refused_without_preprocessing():
+    assert [v.rule for v in check_design(DESIGN, HONEST + "//" + "x" * 1_000_000)] == ["too-large"]
+
+
 def test_engine_rejects_before_compiling(tmp_path):
     engine = Engine(EngineConfig(cache_dir=tmp_path, use_cache=False))
     res = engine.score(DESIGN, tb('`define CAT(a,b) a``b\ninitial `CAT($sys,tem)("id");'))

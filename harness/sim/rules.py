@@ -89,6 +89,8 @@ delete size num sum product and or xor min max unique unique_index sort rsort re
 getc toupper tolower compare icompare substr atoi atohex atooct atobin atoreal itoa hextoa octtoa bintoa
 realtoa put try_put
 """.split())
+MAX_TESTBENCH_BYTES = 1_000_000
+MAX_PREPROCESSED_BYTES = 8_000_000  # design + testbench after macro expansion
 FILE_TASKS = ("$fopen", "$readmemh", "$readmemb", "$writememh", "$writememb", "$dumpfile")
 
 # Directives that only set defaults for the testbench's own code.
@@ -195,7 +197,7 @@ def preprocess(design_files: list[tuple[str, str]], testbench: str) -> Preproces
         flags = [f for f in VERILATOR_FLAGS if f not in ("--cc", "--exe", "--main")]
         argv = ["/bin/sh", "-c", 'exec "$@" > pp.out', "sh", str(root / "bin" / "verilator_bin"), "-E", *flags,
                 *sources, TB_FILE]
-        limits = Limits(wall_seconds=60, cpu_seconds=60, memory_mb=2048, file_mb=32, output_bytes=200_000,
+        limits = Limits(wall_seconds=60, cpu_seconds=60, memory_mb=2048, file_mb=16, output_bytes=200_000,
                         processes=64)
         res = run_limited(argv, work, limits, {"VERILATOR_ROOT": str(root), "PATH": "/usr/bin:/bin"},
                           drop_to_nobody=False)
@@ -262,6 +264,9 @@ def check_testbench(tb: str, design_modules: list[str] | None = None, design_fil
     headers of the design reach the testbench, as in the build) and to find the design's definitions;
     ``design_modules`` adds names the testbench may not define (for callers without the sources).
     """
+    if len(tb) > MAX_TESTBENCH_BYTES:
+        return [Violation("too-large", 1, f"the testbench has {len(tb)} characters; the limit is "
+                          f"{MAX_TESTBENCH_BYTES}")]
     return list(_check_cached(tb, tuple(design_modules or ()), tuple(design_files or ()), instance,
                               tuple(design_sources or ())))
 
@@ -274,6 +279,9 @@ def _check_cached(tb: str, design_modules: tuple[str, ...], design_files: tuple[
     if not pp.ok:
         return (Violation("preprocess", 1, "the preprocessor failed: " + pp.error.splitlines()[0][:300]
                           if pp.error else "the preprocessor failed", deferred=True),)
+    if len(pp.text) > MAX_PREPROCESSED_BYTES:
+        return (Violation("too-large", 1, f"the preprocessed testbench is over {MAX_PREPROCESSED_BYTES} "
+                          "characters (macro expansion)"),)
     names = {Path(n).name for n in design_files or []} | {Path(n).name for n, _ in design_sources}
     found = _check_preprocessed(pp.text, set(design_modules or []), instance, names)
     unique = {(v.rule, v.line): v for v in found}
