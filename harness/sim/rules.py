@@ -211,7 +211,12 @@ def preprocess(design_files: list[tuple[str, str]], testbench: str) -> Preproces
 
 
 _LINE_DIRECTIVE = re.compile(r'^\s*`line\s+(\d+)\s+"([^"]*)"\s*(\d*)')
-_DIRECTIVE = re.compile(r"^\s*`\s*([A-Za-z_]\w*)")
+_DIRECTIVE = re.compile(r"`\s*([A-Za-z_]\w*)")
+
+
+def _blank_strings(text: str) -> str:
+    """String literals and comments become spaces (same length), so a backtick in them is not seen."""
+    return _LEXICAL.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
 @dataclass
@@ -296,14 +301,14 @@ def _check_preprocessed(text: str, extra_defs: set[str], instance: str, design_f
         found.append(Violation(rule, line, f"includes {file!r}: only the single testbench file is compiled "
                                "(the design is compiled by the harness); inline what you need"))
     phys_lines = text.splitlines()
-    tb_phys = sorted(region.lines)
     # Lexical: directives and the comments Verilator kept (its metacomments).
-    for phys in tb_phys:
-        m = _DIRECTIVE.match(phys_lines[phys - 1])
-        if m and m.group(1) not in ALLOWED_DIRECTIVES:
-            found.append(Violation("tool-control", region.lines[phys],
-                                   f"directive `{m.group(1)} controls Verilator or embeds C++; not allowed"))
     tb_text = "\n".join(phys_lines[p - 1] if p in region.lines else "" for p in range(1, len(phys_lines) + 1))
+    # Any backtick left after preprocessing is a directive for Verilator's parser, wherever it stands.
+    for m in _DIRECTIVE.finditer(_blank_strings(tb_text)):
+        if m.group(1) not in ALLOWED_DIRECTIVES:
+            phys = tb_text.count("\n", 0, m.start()) + 1
+            found.append(Violation("tool-control", region.lines.get(phys, 1),
+                                   f"directive `{m.group(1)} controls Verilator or embeds C++; not allowed"))
     for m in _LEXICAL.finditer(tb_text):
         comment = m.group(0)
         if comment.startswith('"'):
