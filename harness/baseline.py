@@ -272,11 +272,35 @@ def random_baseline_cmd(benchmark, n_samples, seed, max_rounds, split, workers, 
     except ValueError as e:
         raise click.ClickException(str(e)) from None
     path = rec.write(out)
+    _note_in_manifest(path.parent, rec)
     hard = sorted(rec.random_hard)
     click.echo(f"{rec.benchmark}: builtin/random x{rec.n} (seed {rec.seed}) fails {len(hard)} of {len(rec.tasks)} "
                f"tasks in agentic mode -> {path}")
     if hard:
         click.echo("random-hard: " + ", ".join(hard))
+
+
+def summary_line(rec: RandomBaseline) -> dict[str, Any]:
+    """The record in a few numbers: tasks passed (any of n samples) per mode, and the random-hard count."""
+    n = len(rec.tasks)
+    return {
+        "n": rec.n, "seed": rec.seed, "protocol": rec.protocol, "max_rounds": rec.max_rounds, "tasks": n,
+        "direct_passed": sum(b.direct > 0 for b in rec.tasks.values()),
+        "agentic_passed": sum(b.agentic > 0 for b in rec.tasks.values()),
+        "direct_pass_rate": round(100.0 * sum(b.direct for b in rec.tasks.values()) / (n * rec.n), 2) if n else 0.0,
+        "agentic_pass_rate": round(100.0 * sum(b.agentic for b in rec.tasks.values()) / (n * rec.n), 2) if n else 0.0,
+        "random_hard": len(rec.random_hard),
+    }
+
+
+def _note_in_manifest(folder: Path, rec: RandomBaseline) -> None:
+    """A built folder's manifest carries the summary, so the card and `ecov-data list` can show it."""
+    from harness.dataset import MANIFEST, read_manifest, write_manifest
+
+    if (folder / MANIFEST).is_file():
+        manifest = read_manifest(folder)
+        manifest["random_baseline"] = summary_line(rec)
+        write_manifest(folder, manifest)
 
 
 def _run_both(benchmark, split, n, seed, max_rounds, workers, runs_dir: Path, tag: str) -> tuple[Path, Path]:

@@ -119,6 +119,7 @@ def render_card(folder: str | os.PathLike, split: str = "test") -> str:
         ]
     else:
         lines += ["Targets are **not calibrated** yet (provisional upstream targets).", ""]
+    lines += _baseline_section(folder)
     lines += [
         "## Fields",
         "",
@@ -131,6 +132,34 @@ def render_card(folder: str | os.PathLike, split: str = "test") -> str:
     if left_out:
         lines += ["## Left out", ""] + [f"- `{s['id']}`: {s['reason']}" for s in left_out] + [""]
     return "\n".join(lines)
+
+
+def _baseline_section(folder: Path) -> list[str]:
+    """builtin/random per task (random_baseline.json): how far plain stimulus gets, and the random-hard split."""
+    from harness.baseline import RECORD_NAME, load_random_baseline, summary_line
+
+    if not (folder / RECORD_NAME).is_file():
+        return []
+    rec = load_random_baseline(str(folder))
+    if rec is None:
+        return []
+    s = summary_line(rec)
+    lines = [
+        "## Random-stimulus baseline",
+        "",
+        f"`builtin/random` (ECov's port-aware constrained-random generator, no LLM), n = {rec.n} samples per "
+        f"task, seed {rec.seed}, protocol `{rec.protocol}`, up to {rec.max_rounds} agentic rounds: it passes "
+        f"{s['direct_passed']}/{s['tasks']} tasks in direct mode and {s['agentic_passed']}/{s['tasks']} in "
+        f"agentic mode (any of n; pass rate {s['direct_pass_rate']:g}% and {s['agentic_pass_rate']:g}%). "
+        f"The **random-hard** split is the {s['random_hard']} tasks it fails in every agentic sample; a "
+        "model's pass % on them is what it adds over random stimulus.",
+        "",
+        f"| task | difficulty | direct passes (of {rec.n}) | agentic passes (of {rec.n}) | agentic overall % |",
+        "|---|---|---|---|---|",
+    ]
+    for tid, b in sorted(rec.tasks.items()):
+        lines.append(f"| `{tid}` | {b.difficulty or '-'} | {b.direct} | {b.agentic} | {b.agentic_overall:g} |")
+    return [*lines, ""]
 
 
 def publish(folder: str | os.PathLike, repo_id: str, *, token: str | None = None, private: bool = False,

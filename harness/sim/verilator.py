@@ -22,7 +22,10 @@ from harness.sim.sandbox import Limits, ProcResult, Sandbox
 
 COVERAGE_FLAGS = ("--coverage-line", "--coverage-toggle", "--coverage-expr", "--coverage-user")
 VERILATOR_FLAGS = (
-    "--cc", "--exe", "--main", "--timing", *COVERAGE_FLAGS,
+    # --flatten: a module instantiated more than once otherwise shares one C++ class whose counters
+    # Verilator registers for the first instance only (the others get a fake zero counter, the first
+    # gets everyone's hits). Inlined, every instance counts its own points.
+    "--cc", "--exe", "--main", "--timing", "--flatten", *COVERAGE_FLAGS,
     "-Wno-fatal", "-Wno-lint", "-Wno-style", "--timescale", "1ns/1ps", "--prefix", "Vtop",
 )
 DEFINES = (
