@@ -228,25 +228,24 @@ class _Region:
 
 
 def _tb_region(pp: str) -> _Region:
+    """Follow the `` `line`` markers: the testbench comes last; any other file named after it started
+    was included from it (or named by a `` `line`` the testbench wrote)."""
     region = _Region({}, [])
-    file, line, in_tb = "", 0, False
+    file, line, in_tb, tb_line = "", 0, False, 1
     for phys, raw in enumerate(pp.splitlines(), 1):
         m = _LINE_DIRECTIVE.match(raw)
         if m:
-            file, line = m.group(2), int(m.group(1))
             if file == TB_FILE:
-                in_tb = True
-            elif in_tb and not region.includes or in_tb and region.includes[-1][1] != file:
-                region.includes.append((max(1, _last(region)), file))
+                tb_line = max(1, line)  # where the testbench left off: the `include's own line
+            file, line = m.group(2), int(m.group(1))
+            in_tb = in_tb or file == TB_FILE
+            if in_tb and file != TB_FILE and (not region.includes or region.includes[-1][1] != file):
+                region.includes.append((tb_line, file))
             continue
         if in_tb and file == TB_FILE:
             region.lines[phys] = line
         line += 1
     return region
-
-
-def _last(region: _Region) -> int:
-    return max(region.lines.values()) if region.lines else 1
 
 
 # ---------------------------------------------------------------------------------------------------
