@@ -96,7 +96,7 @@ class Engine:
     def _score(self, design: Design, testbench: str, seed: int) -> ScoreResult:
         base = ScoreResult(status=OK, instance=design.instance, isolation=self.isolation, seed=seed,
                            isolated=self.sandbox.isolated)
-        violations = check_design(design, testbench)
+        violations = check_design(design, testbench, self.sandbox)
         if any(not v.deferred for v in violations):
             return replace(base, status=REJECTED, errors=[str(v) for v in violations if not v.deferred])
         key = self.cache_key(design, testbench, seed)

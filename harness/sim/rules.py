@@ -173,17 +173,21 @@ class Preprocessed:
     error: str = ""
 
 
-def preprocess(design_files: list[tuple[str, str]], testbench: str) -> Preprocessed:
+def preprocess(design_files: list[tuple[str, str]], testbench: str, sandbox=None) -> Preprocessed:
     """``verilator -E`` over the design files and the testbench, laid out and ordered as the build does.
 
-    Runs under rlimits and a wall clock in a scratch folder that is removed afterwards. It only reads what
-    `` `include`` names; an include is refused, by file name only, so no included text is ever echoed.
+    Hostile text goes through a C++ program here, so it runs like the build step: in ``sandbox`` (the
+    engine's: bwrap, Docker) when given, else under rlimits and a wall clock, in a scratch folder under
+    the jobs folder that is removed afterwards. It only reads what `` `include`` names; an include is
+    refused, by file name only, so no included text is ever echoed.
     """
     from harness.sim.sandbox import Limits, run_limited
     from harness.sim.verilator import VERILATOR_FLAGS, verilator_root
 
     root = verilator_root()
-    work = Path(tempfile.mkdtemp(prefix="ecov-pp-"))
+    from harness.engine import jobs_dir
+
+    work = Path(tempfile.mkdtemp(prefix="pp-", dir=jobs_dir()))
     try:
         rtl = work / RTL_DIR
         rtl.mkdir()
@@ -199,8 +203,11 @@ def preprocess(design_files: list[tuple[str, str]], testbench: str) -> Preproces
                 *sources, TB_FILE]
         limits = Limits(wall_seconds=60, cpu_seconds=60, memory_mb=2048, file_mb=16, output_bytes=200_000,
                         processes=64)
-        res = run_limited(argv, work, limits, {"VERILATOR_ROOT": str(root), "PATH": "/usr/bin:/bin"},
-                          drop_to_nobody=False)
+        env = {"VERILATOR_ROOT": str(root), "PATH": "/usr/bin:/bin"}
+        if sandbox is not None:
+            res = sandbox.run(argv, work, limits, untrusted=False, ro_paths=(str(root),), env=env)
+        else:
+            res = run_limited(argv, work, limits, env, drop_to_nobody=False)
         out = work / "pp.out"
         text = out.read_text(errors="replace") if out.exists() else ""
         if res.timed_out or res.returncode != 0:
@@ -254,14 +261,15 @@ def _tb_region(pp: str) -> _Region:
 _lock = threading.Lock()  # pyslang is used from one thread at a time (see harness/models/ports.py)
 
 
-def check_design(design, testbench: str) -> list[Violation]:
-    """The rules for ``testbench`` against a ``harness.records.Design``."""
+def check_design(design, testbench: str, sandbox=None) -> list[Violation]:
+    """The rules for ``testbench`` against a ``harness.records.Design`` (preprocessed in ``sandbox``)."""
     return check_testbench(testbench, [design.top], [f.name for f in design.files], design.instance,
-                           design_sources=[(f.name, f.content) for f in design.files])
+                           design_sources=[(f.name, f.content) for f in design.files], sandbox=sandbox)
 
 
 def check_testbench(tb: str, design_modules: list[str] | None = None, design_files: list[str] | None = None,
-                    instance: str = "", *, design_sources: list[tuple[str, str]] | None = None) -> list[Violation]:
+                    instance: str = "", *, design_sources: list[tuple[str, str]] | None = None,
+                    sandbox=None) -> list[Violation]:
     """Every rule the testbench breaks, in line order. Empty means it may be built and run.
 
     ``design_sources`` are (file name, text) of the design, needed for the preprocessor (macros and
@@ -272,14 +280,14 @@ def check_testbench(tb: str, design_modules: list[str] | None = None, design_fil
         return [Violation("too-large", 1, f"the testbench has {len(tb)} characters; the limit is "
                           f"{MAX_TESTBENCH_BYTES}")]
     return list(_check_cached(tb, tuple(design_modules or ()), tuple(design_files or ()), instance,
-                              tuple(design_sources or ())))
+                              tuple(design_sources or ()), sandbox))
 
 
 @lru_cache(maxsize=256)
 def _check_cached(tb: str, design_modules: tuple[str, ...], design_files: tuple[str, ...], instance: str,
-                  design_sources: tuple[tuple[str, str], ...]) -> tuple[Violation, ...]:
+                  design_sources: tuple[tuple[str, str], ...], sandbox) -> tuple[Violation, ...]:
     """Memoised: an agent's rounds and verify's re-scoring ask again for the same testbench."""
-    pp = preprocess(list(design_sources), tb)
+    pp = preprocess(list(design_sources), tb, sandbox)
     if not pp.ok:
         return (Violation("preprocess", 1, "the preprocessor failed: " + pp.error.splitlines()[0][:300]
                           if pp.error else "the preprocessor failed", deferred=True),)
