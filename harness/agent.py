@@ -14,8 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from harness.metrics import sample_from_rounds
-from harness.parse import module_names, parse_response
-from harness.prompts import build_messages, followup_message, prompt_hash
+from harness.prompts import prompt_hash
 from harness.records import INFRA_ERROR, REJECTED, Design, ScoreResult
 from harness.results import RoundRecord, SampleRecord
 from harness.tasks import Task
@@ -80,12 +79,18 @@ def unusable_feedback(parse_error: str, last_feedback: str | None) -> str:
 def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConfig,
                on_round: Callable[[RoundRecord], None] | None = None,
                stop: threading.Event | None = None,
-               feedback_fn: FeedbackFn = _default_feedback) -> tuple[list[RoundRecord], SampleRecord]:
-    """Run one sample to the end. Model errors (after the model's own retries) end the sample as failed."""
+               feedback_fn: FeedbackFn = _default_feedback, tb_lang: str = "sv") -> tuple[list[RoundRecord], SampleRecord]:
+    """Run one sample to the end. Model errors (after the model's own retries) end the sample as failed.
+
+    ``tb_lang`` picks the testbench language's prompts and parser (harness.cocotb.track).
+    """
+    from harness.cocotb.track import get_track
     from harness.models import ModelError, ModelRequest
 
+    track = get_track(tb_lang)
+    build_messages, followup_message = track.build_messages, track.followup_message
+
     design = task.design
-    design_modules = {n for f in task.rtl_files for n in module_names(f.content)}
     rounds: list[RoundRecord] = []
     x: str | None = None  # current testbench x_t
     last: ScoreResult | None = None  # its result
@@ -107,13 +112,13 @@ def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConf
         t0 = time.monotonic()
         try:
             c = model.complete(ModelRequest(messages, task, testbench=x, result=last, round=r,
-                                            sample=sample, seed=config.seed + sample))
+                                            sample=sample, seed=config.seed + sample, tb_lang=track.name))
         except ModelError as e:
             error = f"model error at round {r}: {e}"
             break
         if stop is not None and stop.is_set():
             raise Interrupted()
-        parsed = parse_response(c.text, current=x, dut_module=task.dut_module, design_modules=design_modules)
+        parsed = track.parse(c.text, x, task)
         if parsed.ok:
             res = safe_score(scorer, design, parsed.testbench, config.seed)
             x, last = parsed.testbench, res

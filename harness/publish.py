@@ -162,6 +162,20 @@ def _baseline_section(folder: Path) -> list[str]:
     return [*lines, ""]
 
 
+TRAIN_ROWS = "ecov-train-rows"  # manifest kind of an ecov-train dataset folder (trainers/dataset.py)
+
+
+def card_for(folder: str | os.PathLike) -> str:
+    """The card to upload: a benchmark's is rendered here; an ecov-train dataset brings its own README.md."""
+    folder = Path(folder)
+    if read_manifest(folder).get("kind") == TRAIN_ROWS:
+        readme = folder / "README.md"
+        if not readme.is_file():
+            raise PublishError(f"{folder}: an ecov-train dataset without README.md; rerun ecov-train synth")
+        return readme.read_text()
+    return render_card(folder)
+
+
 def publish(folder: str | os.PathLike, repo_id: str, *, token: str | None = None, private: bool = False,
             endpoint: str | None = None, message: str | None = None) -> str:
     """Write README.md into ``folder``, create the dataset repo and upload the folder; returns its URL."""
@@ -170,7 +184,7 @@ def publish(folder: str | os.PathLike, repo_id: str, *, token: str | None = None
     folder = Path(folder)
     if not (folder / MANIFEST).is_file():
         raise PublishError(f"{folder} is not a built benchmark folder (no {MANIFEST}); run ecov-data build first")
-    (folder / "README.md").write_text(render_card(folder))
+    (folder / "README.md").write_text(card_for(folder))
     endpoint = endpoint or os.environ.get("HF_ENDPOINT") or None
     api = HfApi(endpoint=endpoint, token=token)
     where = endpoint or "https://huggingface.co"

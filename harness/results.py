@@ -50,6 +50,7 @@ class RunConfig:
     task_ids: list[str] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     schema_version: int = SCHEMA_VERSION
+    tb_lang: str = "sv"  # testbench language track: sv | cocotb (harness.cocotb); never ranked together
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -62,7 +63,7 @@ class RunConfig:
     def identity(self) -> dict[str, Any]:
         """The fields a resumed run must share with the run it continues."""
         keys = ("model", "mode", "agent", "benchmark", "dataset_hash", "max_rounds", "temperature",
-                "top_p", "max_tokens", "seed", "split")
+                "top_p", "max_tokens", "seed", "split", "tb_lang")
         return {k: getattr(self, k) for k in keys}
 
 

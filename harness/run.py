@@ -168,7 +168,8 @@ def build_summary(folder: RunFolder, config: RunConfig | None = None, seconds: f
                 "benchmark": config.benchmark, "split": config.split, "dataset_hash": config.dataset_hash,
                 "n_samples": config.n_samples, "max_rounds": agent_cfg.rounds, "seed": config.seed,
                 "temperature": config.temperature, "top_p": config.top_p,
-                "harness_version": config.harness_version, "verilator_version": config.verilator_version},
+                "harness_version": config.harness_version, "verilator_version": config.verilator_version,
+                "tb_lang": config.tb_lang},
         "samples_expected": expected,
         "complete": len(samples) >= expected,
         "updated": now_iso(),
@@ -193,7 +194,7 @@ class _LimitedModel:
             return self._model.complete(request)
 
 
-def _log_round(folder: RunFolder, rec: RoundRecord) -> None:
+def _log_round(folder: RunFolder, rec: RoundRecord, tb_suffix: str = ".sv") -> None:
     """logs/TASK/sS_rR.md: the prompt, the answer, what was scored and the feedback, for people to read."""
     d = folder.log_dir(rec.task_id)
     res = rec.score()
@@ -209,7 +210,7 @@ def _log_round(folder: RunFolder, rec: RoundRecord) -> None:
         parts.append(f"## simulator log (tail)\n\n{res.log_tail}")
     write_text_atomic(d / f"s{rec.sample}_r{rec.round}.md", "\n\n".join(parts) + "\n")
     if rec.testbench:
-        write_text_atomic(d / f"s{rec.sample}_r{rec.round}_tb.sv", rec.testbench)
+        write_text_atomic(d / f"s{rec.sample}_r{rec.round}_tb{tb_suffix}", rec.testbench)
 
 
 def run_eval(tasks: list[Task], model, config: RunConfig, out: str | os.PathLike, *, scorer=None,
@@ -237,10 +238,12 @@ def _run_locked(tasks, model, config, folder, agent_cfg, scorer, workers, concur
     config, done = open_run(folder, config)
     folder.write_config(config)
     if scorer is None:
-        from harness.engine import Engine, EngineConfig
+        from harness.cocotb.track import make_engine
 
-        scorer = Engine(EngineConfig()).score
+        scorer = make_engine(config.tb_lang).score
     extra = {} if feedback_fn is None else {"feedback_fn": feedback_fn}
+    if config.tb_lang != "sv":
+        extra["tb_lang"] = config.tb_lang
 
     pending = [(t, s) for t in tasks for s in range(config.n_samples) if (t.id, s) not in done]
     skipped = len(tasks) * config.n_samples - len(pending)
@@ -260,7 +263,7 @@ def _run_locked(tasks, model, config, folder, agent_cfg, scorer, workers, concur
                 raise Interrupted()
             folder.append_round(rec)
         try:
-            _log_round(folder, rec)
+            _log_round(folder, rec, ".py" if config.tb_lang == "cocotb" else ".sv")
         except OSError:
             pass  # logs are for people; the JSONL records are the data
 

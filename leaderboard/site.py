@@ -46,7 +46,7 @@ from leaderboard.verify import DIFFERS, FAILED, VERIFIED, Verification, read_ver
 
 HERE = Path(__file__).parent
 PAPER_RESULTS = HERE / "paper_results.json"
-MODE_ORDER = {"agentic": 0, "direct": 1}
+MODE_ORDER = {"agentic": 0, "direct": 1, "agentic · cocotb": 2, "direct · cocotb": 3}
 MAX_DIFF_LINES = 400
 TABLE_FORMATS = ("csv", "parquet")
 
@@ -297,7 +297,9 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
 
     groups: dict[tuple[str, str], list[Entry]] = defaultdict(list)
     for e in entries:
-        groups[(e.benchmark, e.view.config.mode)].append(e)
+        # Tracks are never ranked together: a cocotb (Python) run gets its own table, "agentic · cocotb".
+        lang = getattr(e.view.config, "tb_lang", "sv")
+        groups[(e.benchmark, e.view.config.mode if lang == "sv" else f"{e.view.config.mode} · {lang}")].append(e)
     tables = []
     for (bench, mode), es in sorted(groups.items(), key=lambda kv: (kv[0][0], MODE_ORDER.get(kv[0][1], 9), kv[0][1])):
         es.sort(key=lambda e: (-e.view.pct("pass_rate"), -e.view.pct("avg_overall"), e.name))

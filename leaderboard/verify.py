@@ -334,11 +334,12 @@ def load_tasks(benchmark: str, split: str) -> dict[str, Task]:
     return {t.id: t for t in load_benchmark(benchmark, split)}
 
 
-def engine_score_fn() -> ScoreFn:
-    """Score with a fresh engine whose disk cache is off."""
-    from harness.engine import Engine, EngineConfig
+def engine_score_fn(tb_lang: str = "sv") -> ScoreFn:
+    """Score with a fresh engine of the run's testbench language (sv | cocotb) whose disk cache is off."""
+    from harness.cocotb.track import make_engine
+    from harness.engine import EngineConfig
 
-    engine = Engine(EngineConfig(use_cache=False))
+    engine = make_engine(tb_lang, EngineConfig(use_cache=False))
     return lambda design, tb, seed: engine.score(design, tb, seed=seed)
 
 
@@ -351,7 +352,9 @@ def verify_submission(sub: Submission, score: ScoreFn | None = None, loader: Tas
         return Verification(submission=sub.name, verdict=ERROR, run_digest=run_digest(sub.run_dir),
                             benchmark=config.benchmark, split=config.split,
                             errors=[f"cannot load benchmark {config.benchmark}/{config.split}: {e}"])
-    return verify_run(sub.run, tasks, score or engine_score_fn(), name=sub.name, progress=progress, jobs=jobs)
+    lang = getattr(config, "tb_lang", "sv")
+    score = score or (engine_score_fn() if lang == "sv" else engine_score_fn(lang))
+    return verify_run(sub.run, tasks, score, name=sub.name, progress=progress, jobs=jobs)
 
 
 def read_verification(path) -> Verification | None:

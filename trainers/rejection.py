@@ -23,6 +23,7 @@ from typing import Any
 
 from harness.records import OK, ScoreResult
 from harness.tasks import Task
+from trainers.scoring import as_scorer
 from trainers.synth import Row, State, coverage_of
 
 # Candidate outcomes, in the report's ``reason`` field.
@@ -134,7 +135,7 @@ def revise_state(state: State, task: Task, reviser, engine, k: int, tau: float, 
         if not parsed.ok:
             cand.reason, cand.detail = PARSE_ERROR, parsed.error[:300]
         else:
-            res = safe_score(engine.score, task.design, parsed.testbench, seed)
+            res = safe_score(as_scorer(engine), task.design, parsed.testbench, seed)
             cand.testbench = parsed.testbench
             cand.status = res.status
             cand.coverage = round(coverage_of(res, task.targets, coverage), 2)

@@ -37,6 +37,8 @@ class State:
     passed: bool
     source: str = ""  # run folder it came from
     result: dict[str, Any] = field(default_factory=dict, repr=False)  # ScoreResult.to_dict()
+    response: str = field(default="", repr=False)  # the answer that produced the testbench (replayed in rollouts)
+    selected_as: str = ""  # llm4cov selection: xrun_fail | worst | median | best | random
 
     @property
     def key(self) -> str:
@@ -47,6 +49,7 @@ class State:
         d["key"] = self.key
         if not with_result:
             d.pop("result")
+            d.pop("response")
         return d
 
     @classmethod

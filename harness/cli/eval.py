@@ -26,9 +26,11 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9.]+", "-", text.lower()).strip("-.") or "x"
 
 
-def default_out(model: str, mode: str, agent: str, benchmark: str) -> Path:
+def default_out(model: str, mode: str, agent: str, benchmark: str, tb_lang: str = "sv") -> Path:
     """Stable, so that running the same command again resumes: runs/<model>_<mode>_<benchmark>."""
     tag = mode if mode == "direct" or agent == "memoryless" else f"{mode}-{agent}"
+    if tb_lang != "sv":
+        tag += f"-{tb_lang}"
     return Path("runs") / f"{slug(model)}_{tag}_{slug(benchmark)}"
 
 
@@ -101,9 +103,12 @@ def _get_model(name: str, **kwargs):
 @click.option("--sim-timeout", type=click.FloatRange(min=1), default=60.0, show_default=True,
               help="simulation wall-clock limit per testbench, seconds.")
 @click.option("--no-progress", is_flag=True, help="no progress bar.")
+@click.option("--tb-lang", type=click.Choice(["sv", "cocotb"]), default="sv", show_default=True,
+              help="testbench language track: SystemVerilog, or Python with cocotb (needs the bwrap or docker "
+                   "sandbox; see docs/scoring.md).")
 def eval_cmd(model, mode, agent, benchmark, split, n_samples, max_rounds, temperature, top_p, max_tokens,
              api_base, workers, concurrency, seed, task_ids, limit, out, cache_dir, replay_run, max_retries,
-             sandbox, sim_timeout, no_progress):
+             sandbox, sim_timeout, no_progress, tb_lang):
     """Evaluate a model's testbenches on a benchmark: writes a run folder (resumed when it exists) and
     prints the summary. `ecov-eval report RUN_DIR` prints a run's summary again, `ecov-eval export RUN_DIR`
     writes it as a table, `ecov-eval compare RUN_A RUN_B` compares two runs. See docs/evaluation.md.
@@ -118,18 +123,20 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, max_rounds, temper
     tasks = _load_tasks(benchmark, split, task_ids, limit)
     llm = _get_model(model, api_base=api_base, temperature=temperature, top_p=top_p, max_tokens=max_tokens,
                      cache_dir=cache_dir, max_retries=max_retries, replay_run=replay_run)
-    out = out or default_out(model, mode, agent, benchmark)
+    out = out or default_out(model, mode, agent, benchmark, tb_lang)
     config = RunConfig(
         model=model, mode=mode, agent=agent if mode == "agentic" else "direct", benchmark=benchmark,
         dataset_hash=dataset_hash(tasks), n_samples=n_samples, max_rounds=max_rounds if mode == "agentic" else 1,
         temperature=temperature, top_p=top_p, max_tokens=max_tokens, seed=seed, api_base=api_base,
         split=split, extra={"workers": workers, "concurrency": concurrency or workers, "sandbox": sandbox,
                             "sim_timeout": sim_timeout},
+        tb_lang=tb_lang,
     )
-    from harness.engine import Engine, EngineConfig
+    from harness.cocotb.track import make_engine
+    from harness.engine import EngineConfig
 
     try:
-        engine = Engine(EngineConfig(sandbox=sandbox, run_seconds=sim_timeout))
+        engine = make_engine(tb_lang, EngineConfig(sandbox=sandbox, run_seconds=sim_timeout))
     except (RuntimeError, ValueError) as e:
         raise click.BadParameter(str(e), param_hint="--sandbox") from None
     if not engine.sandbox.isolated:

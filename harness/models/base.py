@@ -23,6 +23,7 @@ class ModelRequest:
     round: int = 0
     sample: int = 0
     seed: int = 1
+    tb_lang: str = "sv"  # the testbench language asked for (sv | cocotb): builtins answer in it
 
 
 @dataclass

@@ -108,6 +108,10 @@ class RandomModel:
         self.cycles = cycles
 
     def complete(self, req: ModelRequest) -> Completion:
+        if getattr(req, "tb_lang", "sv") == "cocotb":
+            from harness.cocotb.random_tb import generate_cocotb
+
+            return Completion(text=generate_cocotb(req), model=NAME)
         return Completion(text=generate(req, base_cycles=self.cycles), model=NAME)
 
 
