@@ -237,7 +237,10 @@ def default_out(benchmark: str) -> Path | None:
 @click.option("-n", "n_samples", type=click.IntRange(min=1), default=3, show_default=True,
               help="builtin/random samples per task and mode.")
 @click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--max-rounds", type=click.IntRange(min=1), default=5, show_default=True)
+@click.option("--max-rounds", type=click.IntRange(min=0), default=0, show_default=True,
+              help="agentic rounds (0: the protocol's).")
+@click.option("--protocol", default="llm4cov", show_default=True, type=click.Choice(["llm4cov", "ecov"]),
+              help="evaluation protocol of both runs (harness.protocol).")
 @click.option("--split", default="test", show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True)
 @click.option("--runs", "runs_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -247,7 +250,7 @@ def default_out(benchmark: str) -> Path | None:
               help="make the record from two finished builtin/random runs instead of running them.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help=f"[default: beside the built benchmark, BENCHMARK/{RECORD_NAME}; embedded: harness/suite/]")
-def random_baseline_cmd(benchmark, n_samples, seed, max_rounds, split, workers, runs_dir, existing, out):
+def random_baseline_cmd(benchmark, n_samples, seed, max_rounds, protocol, split, workers, runs_dir, existing, out):
     """Record which tasks of BENCHMARK builtin/random fails (random_baseline.json): runs builtin/random
     in direct and agentic mode, n samples each, and writes per task the passing samples of each mode."""
     from harness.cli.eval import slug
@@ -258,7 +261,7 @@ def random_baseline_cmd(benchmark, n_samples, seed, max_rounds, split, workers, 
     if existing:
         direct, agentic = existing
     else:
-        direct, agentic = _run_both(benchmark, split, n_samples, seed, max_rounds, workers,
+        direct, agentic = _run_both(benchmark, split, n_samples, seed, max_rounds, protocol, workers,
                                     runs_dir or Path("runs"), slug(benchmark))
     try:
         from harness.dataset import load_benchmark
@@ -303,7 +306,8 @@ def _note_in_manifest(folder: Path, rec: RandomBaseline) -> None:
         write_manifest(folder, manifest)
 
 
-def _run_both(benchmark, split, n, seed, max_rounds, workers, runs_dir: Path, tag: str) -> tuple[Path, Path]:
+def _run_both(benchmark, split, n, seed, max_rounds, protocol, workers, runs_dir: Path,
+              tag: str) -> tuple[Path, Path]:
     from harness.cli.eval import _load_tasks
     from harness.dataset import dataset_hash
     from harness.models import get_model
@@ -316,7 +320,8 @@ def _run_both(benchmark, split, n, seed, max_rounds, workers, runs_dir: Path, ta
         folder = runs_dir / f"random-baseline_{tag}_{mode}"
         config = RunConfig(model="builtin/random", mode=mode, agent="memoryless" if mode == "agentic" else "direct",
                            benchmark=benchmark, dataset_hash=dataset_hash(tasks), n_samples=n,
-                           max_rounds=max_rounds if mode == "agentic" else 1, seed=seed, split=split)
+                           max_rounds=max_rounds if mode == "agentic" else 1, seed=seed, split=split,
+                           protocol=protocol)
         click.echo(f"builtin/random {mode}, n={n}: {folder}", err=True)
         run_eval(tasks, get_model("builtin/random"), config, folder, workers=workers)
         folders.append(folder)

@@ -160,11 +160,12 @@ def build_summary(folder: RunFolder, config: RunConfig | None = None, seconds: f
     config = config or folder.read_config()
     samples = folder.samples()
     agent_cfg = AgentConfig(config.mode, config.agent if config.mode == "agentic" else "memoryless",
-                            config.max_rounds)
-    summary = summarize(samples, agent_cfg.rounds, len(config.task_ids) if config.task_ids else None)
+                            config.max_rounds or None, protocol=config.protocol)
+    summary = summarize(samples, agent_cfg.rounds, len(config.task_ids) if config.task_ids else None,
+                        protocol=config.protocol)
     expected = (len(config.task_ids) if config.task_ids else summary["tasks"]) * config.n_samples
     summary.update({
-        "run": {"model": config.model, "mode": config.mode, "agent": config.agent,
+        "run": {"model": config.model, "mode": config.mode, "agent": config.agent, "protocol": config.protocol,
                 "benchmark": config.benchmark, "split": config.split, "dataset_hash": config.dataset_hash,
                 "n_samples": config.n_samples, "max_rounds": agent_cfg.rounds, "seed": config.seed,
                 "temperature": config.temperature, "top_p": config.top_p,
@@ -199,9 +200,12 @@ def _log_round(folder: RunFolder, rec: RoundRecord, tb_suffix: str = ".sv") -> N
     d = folder.log_dir(rec.task_id)
     res = rec.score()
     parts = [f"# {rec.task_id} sample {rec.sample} round {rec.round}",
-             f"status: {res.status}  overall: {res.overall}  passed: {rec.passed}  prompt: {rec.prompt_hash[:16]}"]
+             f"status: {res.status}  overall: {res.overall}  passed: {rec.passed}  prompt: {rec.prompt_hash[:16]}"
+             + (f"  re-asks: {rec.reasks}" if rec.reasks else "")]
     for m in rec.messages or []:
         parts.append(f"## {m['role']}\n\n{m['content']}")
+    for k, (text, why) in enumerate(zip(rec.rejected_responses, rec.reask_reasons, strict=False)):
+        parts.append(f"## unusable answer {k + 1} (asked again: {why})\n\n{text}")
     parts.append(f"## response\n\n{rec.response}")
     if rec.parse_error:
         parts.append(f"## parse error\n\n{rec.parse_error}")
@@ -219,7 +223,8 @@ def run_eval(tasks: list[Task], model, config: RunConfig, out: str | os.PathLike
     """Run (or resume) an evaluation into ``out``. Ctrl-C stops cleanly: finished samples stay recorded."""
     folder = RunFolder(out)
     agent_cfg = AgentConfig(config.mode, config.agent if config.mode == "agentic" else "memoryless",
-                            config.max_rounds, config.seed)
+                            config.max_rounds or None, config.seed, protocol=config.protocol,
+                            tb_lang=config.tb_lang)
     config = replace(config, task_ids=[t.id for t in tasks], agent=agent_cfg.agent_name,
                      max_rounds=agent_cfg.rounds, created=config.created or now_iso(),
                      harness_version=config.harness_version or harness.__version__)
@@ -280,7 +285,8 @@ def _run_locked(tasks, model, config, folder, agent_cfg, scorer, workers, concur
             except Exception as e:  # noqa: BLE001 - a bug on one sample is recorded, the run goes on
                 tb = traceback.format_exc()
                 (folder.log_dir(task.id) / f"s{s}_error.txt").write_text(tb)
-                srec = sample_from_rounds(task.id, s, [], f"internal error: {type(e).__name__}: {e}")
+                srec = sample_from_rounds(task.id, s, [], f"internal error: {type(e).__name__}: {e}",
+                                          protocol=config.protocol)
             with lock:
                 if stop.is_set():
                     return

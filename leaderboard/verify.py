@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from harness.metrics import sample_from_rounds, summarize
+from harness.protocol import get_protocol, replaces_best, state_key
 from harness.records import INFRA_ERROR, REJECTED, Design, ScoreResult
 from harness.results import RoundRecord, RunFolder, SampleRecord
 from harness.tasks import Task
@@ -250,6 +251,8 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
                                               f"not in benchmark {config.benchmark}/{config.split}"))
             continue
         last: ScoreResult | None = None  # the agent keeps x_t and its result when an answer is unusable
+        best: tuple | None = None  # llm4cov: an unusable round carries the best state's result
+        proto = get_protocol(config.protocol)
         out: list[RoundRecord] = []
         for rec in recs:
             def diff(field_: str, a: Any, b: Any, rec: RoundRecord = rec) -> None:
@@ -262,7 +265,10 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
                     ver.errors.append(f"{task_id} sample {sample} round {rec.round}: engine infra error: "
                                       + "; ".join(res.errors)[:300])
                 passed = res.meets(task.targets)
-                last = res
+                key = state_key(res, task.targets)
+                if proto.memory == "latest" or replaces_best(proto, key, best[0] if best else None):
+                    best = (key, res)
+                last = best[1]
                 claimed = (rec.result or {}).get("status")
                 if res.status == REJECTED and claimed != REJECTED:
                     ver.failures.append(Difference(rec.task_id, rec.sample, rec.round, "rule", claimed,
@@ -284,13 +290,14 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
         if (s.task_id, s.sample) not in grouped:
             if s.rounds:  # a sample that failed before its first round legitimately has none
                 ver.differences.append(Difference(s.task_id, s.sample, None, "sample.rounds", s.rounds, 0))
-            rebuilt.append(sample_from_rounds(s.task_id, s.sample, [], error=s.error))
+            rebuilt.append(sample_from_rounds(s.task_id, s.sample, [], error=s.error, protocol=config.protocol))
             ver.checked_samples += 1
             continue
         if (s.task_id, s.sample) not in rescored:
             continue  # its task is unknown: already reported
         ver.checked_samples += 1
-        r = sample_from_rounds(s.task_id, s.sample, rescored[(s.task_id, s.sample)], error=s.error)
+        r = sample_from_rounds(s.task_id, s.sample, rescored[(s.task_id, s.sample)], error=s.error,
+                               protocol=config.protocol)
         rebuilt.append(r)
         for field_, a, b in compare_samples(s, r):
             ver.differences.append(Difference(s.task_id, s.sample, None, field_, a, b))
@@ -313,7 +320,8 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
         except (OSError, json.JSONDecodeError) as e:
             ver.errors.append(f"summary.json unreadable: {e}")
         else:
-            recomputed = summarize(rebuilt, config.max_rounds, submitted.get("tasks_expected"))
+            recomputed = summarize(rebuilt, config.max_rounds, submitted.get("tasks_expected"),
+                                   protocol=config.protocol)
             for field_, a, b in compare_summary(submitted, recomputed):
                 ver.differences.append(Difference("", None, None, field_, a, b))
 

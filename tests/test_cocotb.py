@@ -267,7 +267,8 @@ def test_fake_openai_answers_python_and_feedback_matches_the_sv_track(tmp_path, 
     script = [f"test_dut.py\n```python\n{weak}```", "I think it is fine.",
               f"test_dut.py\n```python\n{ref('sync_fifo')}```"]
     config = RunConfig(model="openai/test-model", mode="agentic", agent="memoryless", benchmark="embedded",
-                       dataset_hash=dataset_hash([task]), max_rounds=3, tb_lang="cocotb")
+                       dataset_hash=dataset_hash([task]), max_rounds=3, tb_lang="cocotb",
+                       protocol="ecov")  # the ecov protocol: uncovered-code feedback, unusable answers spend a round
     with FakeOpenAIServer(script) as srv:
         model = get_model("openai/test-model", api_base=srv.url, cache_dir=tmp_path / "c", max_retries=0)
         run_eval([task], model, config, tmp_path / "run", scorer=engine().score, workers=1, progress=False)

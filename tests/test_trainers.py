@@ -157,7 +157,7 @@ def record_student_run(root: Path, monkeypatch) -> tuple[Task, RunFolder, Path]:
     with FakeOpenAIServer(list(STUDENT_SCRIPT)) as srv:
         model = get_model("openai/student", api_base=srv.url, max_retries=0, extra={"cache": False})
         cfg = RunConfig(model="openai/student", mode="agentic", agent="memoryless", benchmark="trainertest",
-                        dataset_hash="test", n_samples=2, max_rounds=2)
+                        dataset_hash="test", n_samples=2, max_rounds=2, protocol="ecov")  # unusable answers spend a round
         run_eval([task], model, cfg, root / "student_run", workers=1, progress=False)
         assert srv.remaining == 0
     return task, RunFolder(root / "student_run"), tasks_path
@@ -201,10 +201,10 @@ def test_trajectory_rows_use_the_evaluation_prompts(student):
     assert stats.rounds == 4 and stats.rows == 4
     assert stats.prompt_checked == 4 and stats.prompt_mismatch == 0, stats.mismatch_keys
     by = {(r.state["sample"], r.meta["round"]): r for r in rows}
-    assert by[(0, 0)].prompt == build_messages(task) and by[(0, 0)].response == full(WEAK)
+    assert by[(0, 0)].prompt == build_messages(task, protocol="ecov") and by[(0, 0)].response == full(WEAK)
     # Round 1 of sample 0 answers the state (WEAK, its feedback): the prompt shows WEAK.
     s01 = by[(0, 1)]
-    assert s01.prompt == build_messages(task, WEAK, run.rounds()[0].feedback)
+    assert s01.prompt == build_messages(task, WEAK, run.rounds()[0].feedback, protocol="ecov")
     assert s01.response == NO_CODE and s01.meta["parse_error"]
     assert s01.state["coverage"] == by[(0, 0)].meta["coverage"]
     # The GOOD answer raised coverage over MID's state and met the target.
@@ -220,8 +220,8 @@ def test_curation_drops_what_does_not_parse_or_compile(student, engine):
     assert len(cur.kept) == 3 and cur.counts() == {"parse_error": 1}
     assert all(r.meta["parse_error"] == "" for r in cur.kept)
     # A response that does not compile, scored for real by validate_rows, is dropped as compile_error.
-    bad = Row(task.id, 0, build_messages(task), full(SYNTAX_BAD), {"key": "x"}, "hand", {})
-    dup = Row(task.id, 0, build_messages(task), full(WEAK), {"key": "y"}, "hand", {})
+    bad = Row(task.id, 0, build_messages(task, protocol="ecov"), full(SYNTAX_BAD), {"key": "x"}, "hand", {})
+    dup = Row(task.id, 0, build_messages(task, protocol="ecov"), full(WEAK), {"key": "y"}, "hand", {})
     validate_rows([bad, dup], {task.id: task}, engine)
     assert bad.meta["status"] == COMPILE_ERROR and dup.meta["status"] == OK
     cur2 = curate(cur.kept + [bad, dup])
