@@ -285,12 +285,12 @@ def test_rejection_keeps_the_best_revision_above_tau(student, engine, tmp_path, 
         rows, cands = rejection_rows(weak, {task.id: task}, teacher, engine, k=5, tau=5.0, stage=1,
                                      source="openai/teacher", report=tmp_path / "rejection.jsonl")
         # Every revision request is the evaluation prompt of the WEAK state.
-        assert all(r["messages"] == build_messages(task, WEAK, weak[0].feedback) for r in srv.requests)
+        assert all(r["messages"] == eval_prompt(task, WEAK, weak[0].feedback) for r in srv.requests)
     reasons = [c.reason for c in cands]
     assert reasons == [PARSE_ERROR, COMPILE_ERROR, BELOW_TAU, NOT_BEST, KEPT]
     assert cands[2].gain == 0.0 and cands[3].kind == "patch" and 5.0 <= cands[3].gain < cands[4].gain
     assert len(rows) == 1 and rows[0].response == full(GOOD) and rows[0].stage == 1
-    assert rows[0].meta["gain"] == cands[4].gain and rows[0].prompt == build_messages(task, WEAK, weak[0].feedback)
+    assert rows[0].meta["gain"] == cands[4].gain and rows[0].prompt == eval_prompt(task, WEAK, weak[0].feedback)
     report = [json.loads(line) for line in (tmp_path / "rejection.jsonl").read_text().splitlines()]
     assert [r["reason"] for r in report] == reasons and all("gain" in r for r in report)
     # A tau above every gain keeps nothing.

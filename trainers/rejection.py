@@ -112,7 +112,8 @@ def revise_state(state: State, task: Task, reviser, engine, k: int, tau: float, 
     from harness.parse import module_names, parse_response
     from harness.prompts import build_messages
 
-    prompt = build_messages(task, testbench=state.testbench, feedback=state.feedback)
+    # The ecov recipe is ECov's earlier loop: its prompt and its parser (full files or patch hunks).
+    prompt = build_messages(task, testbench=state.testbench, feedback=state.feedback, protocol="ecov")
     design_modules = {n for f in task.rtl_files for n in module_names(f.content)}
     last = ScoreResult.from_dict(state.result) if state.result else None
     requests = [ModelRequest(prompt, task, testbench=state.testbench, result=last, round=state.round + 1,
