@@ -109,6 +109,7 @@ class ScoreResult:
     warnings: list[str] = field(default_factory=list)
     log_tail: str = ""
     isolation: str = ""
+    isolated: bool = True  # False under the rlimit sandbox: no namespaces between the simulation and the host
     seed: int = 1
     seconds: float = 0.0
     cached: bool = False

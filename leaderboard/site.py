@@ -43,7 +43,7 @@ from leaderboard.submission import (
     open_submission,
     run_digest,
 )
-from leaderboard.verify import DIFFERS, VERIFIED, Verification, read_verification
+from leaderboard.verify import DIFFERS, FAILED, VERIFIED, Verification, read_verification
 
 HERE = Path(__file__).parent
 PAPER_RESULTS = HERE / "paper_results.json"
@@ -134,6 +134,9 @@ def verification_mark(ver: Verification | None, digest: str) -> Mark:
     if ver.verdict == VERIFIED:
         return Mark("verified", "verified",
                     f"{ver.checked_rounds} rounds re-scored on {ver.created[:10]}, all numbers reproduce")
+    if ver.verdict == FAILED:
+        first = ver.failures[0] if ver.failures else None
+        return Mark("failed", "failed", f"refused by the test rules or integrity checks: {first}"[:300])
     if ver.verdict == DIFFERS:
         n = len(ver.differences)
         return Mark("differs", "differs", f"{n} figure{'s' if n != 1 else ''} of the run do{'es' if n == 1 else ''} "

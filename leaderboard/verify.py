@@ -26,6 +26,7 @@ from leaderboard.stats import group_rounds
 from leaderboard.submission import Submission, run_digest
 
 VERIFIED, DIFFERS, ERROR = "verified", "differs", "error"
+FAILED = "failed"  # a round the submission counts was refused by a test rule or an integrity check
 PERCENT_TOL = 0.005  # percents are stored rounded to 2 decimals
 
 ScoreFn = Callable[[Design, str, int], ScoreResult]
@@ -63,6 +64,8 @@ class Verification:
     skipped_rounds: int = 0  # rounds without a testbench (nothing to score)
     checked_samples: int = 0
     differences: list[Difference] = field(default_factory=list)
+    # Rounds submitted as scored that the rules/integrity checks refuse on re-scoring (field "rule").
+    failures: list[Difference] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     benchmark: str = ""
@@ -83,6 +86,7 @@ class Verification:
         known = set(cls.__dataclass_fields__)
         d = {k: v for k, v in d.items() if k in known}
         d["differences"] = [Difference(**x) for x in d.get("differences", [])]
+        d["failures"] = [Difference(**x) for x in d.get("failures", [])]
         return cls(**d)
 
     def report(self, limit: int = 50) -> str:
@@ -90,6 +94,7 @@ class Verification:
                 f"({self.scored} testbenches simulated, {self.skipped_rounds} without testbench), "
                 f"{self.checked_samples} samples, {len(self.differences)} differences")
         lines = [head]
+        lines += [f"  FAILED {d}" for d in self.failures[:limit]]
         lines += [f"  error: {e}" for e in self.errors]
         lines += [f"  warning: {w}" for w in self.warnings]
         lines += [f"  {d}" for d in self.differences[:limit]]
@@ -264,6 +269,10 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
                 if proto.memory == "latest" or replaces_best(proto, key, best[0] if best else None):
                     best = (key, res)
                 last = best[1]
+                claimed = (rec.result or {}).get("status")
+                if res.status == REJECTED and claimed != REJECTED:
+                    ver.failures.append(Difference(rec.task_id, rec.sample, rec.round, "rule", claimed,
+                                                   "; ".join(res.errors)[:500]))
             else:
                 ver.skipped_rounds += 1
                 res = last or ScoreResult(status=REJECTED, instance=task.dut_instance,
@@ -316,7 +325,9 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
             for field_, a, b in compare_summary(submitted, recomputed):
                 ver.differences.append(Difference("", None, None, field_, a, b))
 
-    if ver.differences:
+    if ver.failures:
+        ver.verdict = FAILED
+    elif ver.differences:
         ver.verdict = DIFFERS
     elif ver.errors or not ver.checked_samples:
         ver.verdict = ERROR

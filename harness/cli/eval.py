@@ -152,6 +152,10 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
         engine = make_engine(tb_lang, EngineConfig(sandbox=sandbox, run_seconds=sim_timeout))
     except (RuntimeError, ValueError) as e:
         raise click.BadParameter(str(e), param_hint="--sandbox") from None
+    if not engine.sandbox.isolated:
+        from harness.sim.sandbox import NOT_ISOLATED
+
+        click.echo(f"warning: sandbox '{engine.isolation}' is {NOT_ISOLATED}", err=True)
     try:
         outcome = run_eval(tasks, llm, config, out, scorer=engine.score, workers=workers,
                            concurrency=concurrency, progress=not no_progress)

@@ -46,7 +46,8 @@ def cli(rtl, top, instance, tb, seed, as_json, sandbox, timeout, no_cache, tb_la
         click.echo(json.dumps(result.to_dict(), indent=2, sort_keys=True))
     else:
         click.echo(render_feedback(result, max_chars=20000))
-        click.echo(f"Overall ({instance}): {result.overall:.2f}%  [isolation: {result.isolation}, "
+        iso = result.isolation if result.isolated else f"{result.isolation}, NOT isolated"
+        click.echo(f"Overall ({instance}): {result.overall:.2f}%  [isolation: {iso}, "
                    f"{result.seconds:.2f} s{', cached' if result.cached else ''}]")
 
 

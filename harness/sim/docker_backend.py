@@ -59,6 +59,7 @@ def ensure_image(client, image: str = IMAGE) -> str:
 
 class DockerSandbox(Sandbox):
     name = "docker"
+    isolated = True
 
     def __init__(self, image: str = IMAGE):
         self.client = docker_client()
