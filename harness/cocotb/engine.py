@@ -72,6 +72,7 @@ class CocotbEngine(CachedScorer):
     """The cocotb counterpart of harness.engine.Engine (same config, same result records, same cache)."""
 
     tb_lang = "cocotb"
+    guard_file = Path(__file__).parent / "guard.py"  # the runtime guard (tests swap it to test the layer below)
 
     def __init__(self, config: EngineConfig | None = None, sandbox: Sandbox | None = None):
         self.config = config or EngineConfig()
@@ -135,13 +136,14 @@ class CocotbEngine(CachedScorer):
             os.link(binary, job / "sim")
         except OSError:
             shutil.copy2(binary, job / "sim")
-        (job / f"{GUARD_MODULE}.py").write_text((Path(__file__).parent / "guard.py").read_text())
+        (job / f"{GUARD_MODULE}.py").write_text(self.guard_file.read_text())
         (job / TB_FILE).write_text(testbench)
         argv = ["./sim", f"+verilator+seed+{seed}", "+verilator+rand+reset+0", "+verilator+error+limit+1000000"]
         view = python_view(str(jobs_dir()))
         env = self._env(job, design, seed, view_paths(view))
         # The harness main writes coverage only into a fresh folder outside the job folder, named (with
         # the nonce) in the environment it wipes before Python starts (integrity.new_run_dir).
+        # ``rw_paths`` shows it at its own path: the guard keeps Python from the mount table and the listing.
         ran, got = run_with_out_dir(lambda out, nonce: self.sandbox.run(
             argv, job, cfg.run_limits(), untrusted=True, ro_paths=(str(view),), rw_paths=(str(out),),
             env={**env, OUT_ENV: str(out), NONCE_ENV: nonce}))
