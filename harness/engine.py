@@ -179,13 +179,9 @@ class Engine(CachedScorer):
         cfg = self.config
         out = _clean_sim_log(ran.output)
         status, errors = OK, []
-        if ran.timed_out:
-            status, errors = TIMEOUT, [f"simulation did not finish within {cfg.run_seconds:.0f} s of wall time "
-                                       "(missing $finish, or an endless loop?)"]
-        elif ran.output_capped:
-            status, errors = CRASHED, [f"simulation printed more than {cfg.output_bytes} bytes and was stopped"]
-        elif ran.output.startswith("bwrap:"):
-            status, errors = INFRA_ERROR, [f"sandbox failed to start: {ran.output.strip()[:300]}"]
+        stopped = stopped_by_sandbox(ran, cfg, "missing $finish, or an endless loop?")
+        if stopped is not None:
+            status, errors = stopped
         elif ran.returncode != 0:
             status, errors = CRASHED, [_crash_reason(ran.returncode, out)]
         elif not got.ended:
@@ -205,6 +201,17 @@ class Engine(CachedScorer):
                        f"(top-level instances found: {found}); coverage counts only that instance")
         attach_coverage(result, got.coverage, design, cfg.max_uncovered, missing)
         return result
+
+
+def stopped_by_sandbox(ran: ProcResult, config: EngineConfig, hint: str) -> tuple[str, list[str]] | None:
+    """Status and error of a run the sandbox ended (wall clock, output cap, failed start); None otherwise."""
+    if ran.timed_out:
+        return TIMEOUT, [f"simulation did not finish within {config.run_seconds:.0f} s of wall time ({hint})"]
+    if ran.output_capped:
+        return CRASHED, [f"simulation printed more than {config.output_bytes} bytes and was stopped"]
+    if ran.output.startswith("bwrap:"):
+        return INFRA_ERROR, [f"sandbox failed to start: {ran.output.strip()[:300]}"]
+    return None
 
 
 def coverage_problem(got: integrity.RunOutput, design: Design) -> integrity.IntegrityError | None:
@@ -332,4 +339,4 @@ def _crash_reason(returncode: int, out: str) -> str:
 
 
 __all__ = ["Engine", "EngineConfig", "CachedScorer", "score", "default_cache_dir", "jobs_dir", "job_folder",
-           "run_with_out_dir", "coverage_problem", "attach_coverage", "SCORING_VERSION"]
+           "run_with_out_dir", "stopped_by_sandbox", "coverage_problem", "attach_coverage", "SCORING_VERSION"]

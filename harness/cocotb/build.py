@@ -278,12 +278,7 @@ class CocotbBuilder:
                 if obj.exists():
                     continue
                 tmp = obj.with_suffix(".tmp.o")
-                import subprocess
-
-                src = self.runtime.root / "include" / f"{name}.cpp"
-                cmd = [cxx(), *self.runtime.cflags(), "-Os", "-c", str(src), "-o", str(tmp)]
-                proc = subprocess.run(cmd, capture_output=True, text=True)
-                if proc.returncode:
-                    raise RuntimeError(f"building Verilator runtime object {name} failed:\n{proc.stderr[-2000:]}")
+                # the same command as the prebuilt runtime's own objects (Runtime.ensure)
+                self.runtime._cc(["-Os", "-c", str(self.runtime.root / "include" / f"{name}.cpp"), "-o", str(tmp)])
                 os.replace(tmp, obj)
         return out

@@ -36,6 +36,7 @@ from harness.engine import (
     job_folder,
     jobs_dir,
     run_with_out_dir,
+    stopped_by_sandbox,
 )
 from harness.records import (
     COMPILE_ERROR,
@@ -43,7 +44,6 @@ from harness.records import (
     INFRA_ERROR,
     OK,
     REJECTED,
-    TIMEOUT,
     Design,
     ScoreResult,
 )
@@ -151,13 +151,10 @@ class CocotbEngine(CachedScorer):
         out = clean_log(ran.output).replace(str(job) + "/", "").replace(str(job), ".").replace(str(view), "<python>")
         status, errors = OK, []
         failures = test_failures(out)
-        if ran.timed_out:
-            status, errors = TIMEOUT, [f"simulation did not finish within {cfg.run_seconds:.0f} s of wall time "
-                                       "(a test that never returns, or a clock that runs forever without the tests ending?)"]
-        elif ran.output_capped:
-            status, errors = CRASHED, [f"simulation printed more than {cfg.output_bytes} bytes and was stopped"]
-        elif ran.output.startswith("bwrap:"):
-            status, errors = INFRA_ERROR, [f"sandbox failed to start: {ran.output.strip()[:300]}"]
+        stopped = stopped_by_sandbox(
+            ran, cfg, "a test that never returns, or a clock that runs forever without the tests ending?")
+        if stopped is not None:
+            status, errors = stopped
         elif failures.crashed:
             status, errors = CRASHED, failures.messages
         elif ran.returncode != 0:
