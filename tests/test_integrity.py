@@ -203,6 +203,7 @@ def test_dut_identity_checks_module_and_files():
 
 def test_end_marker_needs_this_runs_nonce(tmp_path):
     out, nonce = integrity.new_run_dir(tmp_path)
+    assert nonce not in out.name  # knowing the folder does not give the nonce
     assert not integrity.read_run(out, nonce).ended
     (out / integrity.END_FILE).write_text(f"ecov-end {'0' * 32} finish=1\n")
     assert integrity.read_run(out, nonce).error.rule == "exit-path"

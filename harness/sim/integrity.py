@@ -52,9 +52,13 @@ class RunOutput:
 
 
 def new_run_dir(parent: Path) -> tuple[Path, str]:
-    """A private output folder for one run, and its nonce. The simulation may write but not list it."""
+    """A private output folder for one run, and its nonce. The simulation may write but not list it.
+
+    The folder's name is a second random token, not the nonce: code that learns where the folder is
+    (a cocotb testbench that got past its guard could read the mount table) still cannot sign an end marker.
+    """
     nonce = secrets.token_hex(16)
-    out = Path(parent) / f"out-{nonce}"
+    out = Path(parent) / f"out-{secrets.token_hex(16)}"
     out.mkdir(mode=0o700)
     if os.geteuid() == 0:  # the simulation runs as nobody: it must create files here
         os.chmod(out, 0o733)
