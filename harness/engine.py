@@ -38,7 +38,7 @@ from harness.sim.sandbox import Limits, ProcResult, Sandbox, make_sandbox
 from harness.sim.verilator import BuildOptions, VerilatorBackend, find_top
 
 # Bump when anything that changes figures for the same inputs changes (parsing, aggregation, flags).
-SCORING_VERSION = "5"  # 3: --flatten; 4: integrity layer (preprocessed rules, harness main, point-set/DUT checks)
+SCORING_VERSION = "5"  # 3: --flatten; 4: integrity layer (rules, harness main, point-set/DUT checks); 5: #() copies
 TB_FILE = "testbench.sv"
 MAX_ERRORS = 12
 
