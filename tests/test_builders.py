@@ -104,7 +104,9 @@ def test_cvdp_jsonl_keeps_cid012_and_lists_the_rest():
     assert t.source["instance_from"] == "prompt" and t.source["upstream_target"] == "90"
     assert [(x.instance, x.metric, x.percent) for x in t.targets] == [("uut", "overall", 90.0)]
     assert [f.name for f in t.rtl_files] == ["gf_multiplier.sv"]
-    assert [f.name for f in t.reference_tbs] == ["gf_multiplier_tb.sv"]
+    # CVDP's own reference first, then ECov's (benchmarks/cvdp-ecov/references)
+    assert [f.name for f in t.reference_tbs] == ["gf_multiplier_tb.sv", "ecov_cvdp_copilot_gf_multiplier_0039.sv"]
+    assert cvdp.build(CVDP, references=None).tasks[0].reference_tbs[-1].name == "gf_multiplier_tb.sv"
     assert t.instructions.startswith("Develop a testbench")
     assert t.source["commit"] == (CVDP / "UPSTREAM_COMMIT").read_text().strip()
     [skip] = res.skipped
@@ -133,7 +135,6 @@ def test_cvdp_problem_folders_with_field_name_variants(tmp_path):
 
 @needs_shared
 @pytest.mark.parametrize("meta,dut,message", [
-    ({"target": 90}, False, r"no DUT files \(expected dut/\*\.sv\)"),
     ({"top": "gf_multiplier"}, True, r"no target"),
     ('{"target": 90,', True, r"meta\.json: bad JSON"),
     ({"target": "ninety"}, True, r"target 'ninety' is not a number"),
@@ -146,6 +147,14 @@ def test_cvdp_malformed_folder_is_a_clear_error(tmp_path, meta, dut, message):
     assert "broken" in str(err.value)
     res = cvdp.build(tmp_path, skip_bad=True)
     assert res.tasks == [] and res.skipped[0].id == "broken" and res.skipped[0].reason.startswith("malformed")
+
+
+def test_cvdp_folder_without_rtl_is_left_out_with_the_reason(tmp_path):
+    """The four upstream problems whose DUT did not survive: listed, never fatal."""
+    write_problem(tmp_path, "no_rtl", {"target": 90}, dut=False)
+    res = cvdp.build(tmp_path)
+    assert res.tasks == [] and res.skipped[0].id == "no_rtl"
+    assert "no DUT RTL" in res.skipped[0].reason
 
 
 @needs_shared
