@@ -45,8 +45,10 @@ RUN if ls /tmp/wheels/*.whl >/dev/null 2>&1; then \
       pip install -q "/opt/ecov-src[${EXTRAS}]"; \
     fi \
     && rm -rf /tmp/wheels /root/.cache/pip /opt/ecov-src/build
-# Verilator's runtime objects and precompiled header, built once here so that no container pays the
-# ~40 s cold build; read-only at run time.
+# A fixed path for the wheel's Verilator (the Docker sandbox maps the host's onto it), and its runtime
+# objects and precompiled header built once here so that no container pays the ~40 s cold build.
+RUN ln -s "$(python3 -c 'import os, verilator; print(os.path.dirname(verilator.__file__))')" /opt/verilator
+ENV ECOV_VERILATOR_ROOT=/opt/verilator
 RUN python3 -c "from pathlib import Path; from harness.sim.verilator import Runtime; print(Runtime(Path('/tmp')).ensure())" \
     && ecov-score --help >/dev/null
 COPY benchmarks /opt/ecov-src/benchmarks

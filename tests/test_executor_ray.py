@@ -21,7 +21,7 @@ from tests.ray_cluster import REPO, LocalCluster, task_processes
 ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'ecov[ray]' (CI installs it)")
 
 TASKS = ("prio_encoder", "updown_counter", "seq_detector")
-N = 2
+N = 2  # direct mode: one build per sample, 6 per run (agentic mode goes through the same scorer)
 TIMING = ("seconds", "cached", "updated")
 
 
@@ -41,7 +41,7 @@ def _env(cache: Path) -> dict[str, str]:
 def _eval_cmd(out: Path, *extra: str) -> list[str]:
     ids = [a for t in TASKS for a in ("--task-id", t)]
     return [sys.executable, "-c", "from harness.cli.eval import main; main()", "--model", "builtin/random",
-            "--mode", "agentic", "-n", str(N), *ids, "--out", str(out), "--no-progress", *extra]
+            "--mode", "direct", "-n", str(N), *ids, "--out", str(out), "--no-progress", *extra]
 
 
 def _strip(d):
@@ -135,7 +135,7 @@ def test_verify_on_ray_rescores_a_local_run(cluster, local_run, tmp_path):
     subs = tmp_path / "subs"
     env = _env(tmp_path / "cache")
     lb = [sys.executable, "-c", "from leaderboard.cli import main; main()"]
-    add = subprocess.run([*lb, "add", str(local_run), "--name", "local", "--model", "random", "--type", "open",
+    add = subprocess.run([*lb, "add", str(local_run), "--name", "local", "--model", "random", "--type", "baseline",
                           "--submissions", str(subs)], env=env, capture_output=True, text=True, timeout=120)
     assert add.returncode == 0, add.stdout + add.stderr
     ver = subprocess.run([*lb, "verify", str(subs / "local"), "--executor", "ray", "--ray-address", cluster.address,
@@ -143,7 +143,8 @@ def test_verify_on_ray_rescores_a_local_run(cluster, local_run, tmp_path):
     assert ver.returncode == 0, ver.stdout + ver.stderr
     report = json.loads(ver.stdout)
     assert report["verdict"] == "verified", report
-    assert report["scored"] == len(TASKS) * N
+    rounds = [json.loads(line) for line in (local_run / "rounds.jsonl").read_text().splitlines()]
+    assert report["scored"] == len({(r["task_id"], r["testbench"]) for r in rounds if r["testbench"]})
 
 
 def test_workers_that_score_differently_are_refused(cluster, tmp_path):
