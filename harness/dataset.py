@@ -73,6 +73,10 @@ def _unlist(v: Any) -> list[dict[str, Any]]:
 
 
 def row_to_task(row: dict[str, Any]) -> Task:
+    from harness.builders import authors
+
+    if authors.is_authors_row(row):
+        return authors.from_row(row)
     d = dict(row)
     for k in ("rtl_files", "spec_files", "targets", "reference_tbs"):
         d[k] = _unlist(d.get(k))
@@ -215,23 +219,47 @@ def load_hub(repo_id: str, split: str = "test", revision: str | None = None) -> 
     return [row_to_task(r) for r in ds]
 
 
+def shipped_dir(name: str) -> Path | None:
+    """The built, calibrated folder of a shipped benchmark: ``$ECOV_BENCHMARKS_DIR/NAME``, the source
+    checkout's ``benchmarks/NAME`` (editable installs, the Docker image), or the installed copy under
+    ``<prefix>/share/ecov/benchmarks/NAME``."""
+    import sys
+
+    roots = [Path(os.environ["ECOV_BENCHMARKS_DIR"])] if os.environ.get("ECOV_BENCHMARKS_DIR") else []
+    roots += [Path(__file__).resolve().parents[1] / "benchmarks", Path(sys.prefix) / "share" / "ecov" / "benchmarks"]
+    for root in roots:
+        folder = root / name
+        if (folder / MANIFEST).is_file() and (folder / "data").is_dir():
+            return folder
+    return None
+
+
 def load_benchmark(name: str | os.PathLike | None = None, split: str = "test") -> list[Task]:
-    """Tasks of the embedded suite (None or "ecov-embedded"), a built folder/file, or a hub id."""
+    """Tasks of the embedded suite (None or "ecov-embedded"), a shipped benchmark by name
+    (cvdp-ecov, autoeval-ecov), a built folder/file, or a hub id (the authors' schema included)."""
     if name is None or str(name) == EMBEDDED:
         from harness.builders.embedded import load_suite
 
         return load_suite()
+    s = str(name)
+    if s in BUILT and not Path(s).exists():
+        folder = shipped_dir(s)
+        if folder is None:
+            raise BenchmarkNotFound(
+                f"{s} ships built under benchmarks/{s}/ in the source tree, but no copy was found here "
+                f"(set ECOV_BENCHMARKS_DIR, or rebuild: `ecov-data build {s} --out DIR` then "
+                f"`ecov-data validate DIR --write-targets`, and pass DIR)"
+            )
+        return load_folder(folder, split)
     p = Path(name).expanduser()
     if p.exists():
         return load_folder(p, split)
-    s = str(name)
     if _HUB_ID_RE.match(s) and not s.startswith((".", "/")):
+        from harness.builders import authors
+
+        if s == authors.HUB_ID and split == "test":
+            split = authors.HUB_SPLIT
         return load_hub(s, split)
-    if s in BUILT:
-        raise BenchmarkNotFound(
-            f"{s} is built from upstream data, not shipped: run `ecov-data build {s} --source PATH --out DIR` "
-            f"(and `ecov-data validate DIR --write-targets`), then pass DIR or the hub id it was published to"
-        )
     raise BenchmarkNotFound(
         f"unknown benchmark {s!r}: not {EMBEDDED!r}, not an existing folder or file, not a hub id "
         f"(owner/name). Build one with: ecov-data build cvdp-ecov|autoeval-ecov --out DIR"

@@ -45,6 +45,9 @@ CARDS: dict[str, dict[str, str]] = {
 }
 
 
+ABOUT = "ABOUT.md"
+
+
 class PublishError(RuntimeError):
     """Publishing failed; the message says where and what to check."""
 
@@ -102,6 +105,9 @@ def render_card(folder: str | os.PathLike, split: str = "test") -> str:
         "See docs/benchmarks.md in the ECov repository.",
         "",
     ]
+    about = folder / ABOUT
+    if about.is_file():  # the benchmark's own notes (protocol, references, baselines), kept in the folder
+        lines += [about.read_text().strip(), ""]
     if cal:
         lines += [
             "## Calibration",
@@ -143,7 +149,7 @@ def publish(folder: str | os.PathLike, repo_id: str, *, token: str | None = None
         url = api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
         api.upload_folder(
             repo_id=repo_id, repo_type="dataset", folder_path=str(folder),
-            allow_patterns=["README.md", MANIFEST, "data/*"],
+            allow_patterns=["README.md", MANIFEST, "data/*", "random_baseline.json"],
             commit_message=message or f"ECov benchmark {read_manifest(folder).get('benchmark', '')}",
         )
     except Exception as e:  # hub errors come as HfHubHTTPError, httpx/requests or OSError

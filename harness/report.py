@@ -24,6 +24,11 @@ def format_summary(summary: dict[str, Any], per_task: bool = True) -> str:
         "",
         _row("pass %", f"{summary['pass_rate']:.1f}   ({summary['samples_passed']} of {summary['samples']} "
                        "samples met every target)"),
+        *([_row("pass % random-hard", (f"{hard['pass_rate']:.1f}" if hard["pass_rate"] is not None else "–")
+                + f"   (on the {hard['tasks']} of {hard['of']} tasks builtin/random fails; harness/baseline.py)")]
+          if (hard := summary.get("random_hard")) else []),
+        *([_row("pass % by difficulty", "  ".join(f"{d} {v['pass_rate']:.1f} ({v['tasks']})" for d, v in by.items())
+                + "   (tasks in brackets)")] if (by := summary.get("by_difficulty")) else []),
         _row("avg coverage %", f"{summary['avg_overall']:.1f}   (DUT overall, final round; best per task "
                                f"{summary['best_overall']:.1f})"),
         _row("syntax %", f"{summary['syntax_rate']:.1f}   (final testbench compiled and ran)"),

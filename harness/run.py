@@ -173,6 +173,9 @@ def build_summary(folder: RunFolder, config: RunConfig | None = None, seconds: f
         "complete": len(samples) >= expected,
         "updated": now_iso(),
     })
+    from harness.baseline import summary_views  # pass % on random-hard tasks and per difficulty
+
+    summary.update(summary_views(config.benchmark, summary["per_task"]))
     if seconds is not None:
         summary["seconds"] = round(seconds, 2)
     return summary

@@ -132,3 +132,91 @@ def scatter_chart(points: list[tuple[float, float, str]], title: str,
                     f'<title>{escape(label)}: {_fmt(x)}B, {y:.2f}%</title></circle>'
                     f'<text x="{cx + 7:.1f}" y="{cy - 6:.1f}" class="chart-point">{escape(label[:24])}</text>')
     return _frame(title, body)
+
+
+def bar_ci_chart(bars: list[tuple[str, float, tuple[float, float] | None]], title: str,
+                 y_label: str = "pass rate (%)") -> str:
+    """One bar per (label, value, (lo, hi)) with its interval drawn as an error bar; y is 0..100."""
+    body = _y_axis(0, 100, y_label)
+    if not bars:
+        body.append(f'<text x="{W / 2}" y="{H / 2}" text-anchor="middle" class="tick">no data</text>')
+        return _frame(title, body)
+    bw = (W - ML - MR) / len(bars)
+
+    def y_of(v: float) -> float:
+        return H - MB - (H - MT - MB) * max(0.0, min(v, 100.0)) / 100.0
+
+    legend = []
+    for j, (label, v, ci) in enumerate(bars):
+        color = PALETTE[j % len(PALETTE)]
+        x = ML + j * bw
+        tip = f"{label}: {v:.1f}%" + (f", 95% CI {ci[0]:.1f} to {ci[1]:.1f}" if ci else "")
+        body.append(f'<rect class="bar" x="{x + bw * 0.15:.1f}" y="{y_of(v):.1f}" width="{bw * 0.7:.1f}" '
+                    f'height="{H - MB - y_of(v):.1f}" fill="{color}" fill-opacity="0.75"><title>{escape(tip)}</title></rect>')
+        if ci:
+            cx, lo, hi = x + bw / 2, y_of(ci[0]), y_of(ci[1])
+            body.append(f'<g class="errbar" stroke="#1f2328" stroke-width="1.4"><title>{escape(tip)}</title>'
+                        f'<line x1="{cx:.1f}" x2="{cx:.1f}" y1="{lo:.1f}" y2="{hi:.1f}"/>'
+                        f'<line x1="{cx - 5:.1f}" x2="{cx + 5:.1f}" y1="{lo:.1f}" y2="{lo:.1f}"/>'
+                        f'<line x1="{cx - 5:.1f}" x2="{cx + 5:.1f}" y1="{hi:.1f}" y2="{hi:.1f}"/></g>')
+        body.append(f'<text x="{x + bw / 2:.1f}" y="{H - MB + 14}" text-anchor="middle" class="tick">{j + 1}</text>')
+        legend.append((f"{j + 1}. {label}", color))
+    body.append(f'<text x="{(ML + W - MR) / 2}" y="{H - 6}" text-anchor="middle" class="axis-label">'
+                'error bars: 95% bootstrap interval over tasks</text>')
+    return _frame(title, body, legend)
+
+
+def _heat_color(v: float) -> str:
+    """Coverage 0..100 % to a white-to-blue ramp (light cells: little coverage)."""
+    t = max(0.0, min(v, 100.0)) / 100.0
+    r, g, b = (int(255 + (c - 255) * t) for c in (31, 111, 235))
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def heatmap(rows: list[str], cols: list[str], cells: dict[tuple[int, int], dict], title: str,
+            col_marks: set[int] | None = None) -> str:
+    """Model x task grid: colour = mean final coverage; a check mark when every sample passed, a dot when
+    some did. ``cells[(i, j)]``: {"overall", "passed", "samples"}; ``col_marks``: columns to flag (*)."""
+    col_marks = col_marks or set()
+    cell, left, top = 18, 12 + 6.2 * max((len(r[:40]) for r in rows), default=4), 118
+    width = max(int(left + cell * len(cols) + 24), 640)  # at least the legend's width
+    height = int(top + cell * len(rows) + 34)
+    parts = [f'<svg class="heatmap" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+             f'width="{width}" height="{height}" role="img" aria-label="{escape(title)}">',
+             f'<text x="4" y="14" class="chart-title">{escape(title)}</text>']
+    for j, c in enumerate(cols):
+        x = left + j * cell + cell / 2
+        mark = " *" if j in col_marks else ""
+        parts.append(f'<text x="{x:.1f}" y="{top - 4}" transform="rotate(-60 {x:.1f} {top - 4})" '
+                     f'class="heat-col{" heat-hard" if j in col_marks else ""}">{escape(c[:28] + mark)}</text>')
+    for i, r in enumerate(rows):
+        y = top + i * cell
+        parts.append(f'<text x="{left - 6:.1f}" y="{y + cell - 4}" text-anchor="end" class="heat-row">'
+                     f'{escape(r[:40])}</text>')
+        for j, c in enumerate(cols):
+            d = cells.get((i, j))
+            x = left + j * cell
+            if d is None:
+                parts.append(f'<rect x="{x:.1f}" y="{y}" width="{cell - 1}" height="{cell - 1}" class="heat-na">'
+                             f'<title>{escape(r)} · {escape(c)}: not run</title></rect>')
+                continue
+            n, p, v = int(d["samples"]), int(d["passed"]), float(d["overall"])
+            state = "pass" if p == n and n else ("some" if p else "fail")
+            tip = f"{r} · {c}: coverage {v:.1f}%, passed {p}/{n}"
+            parts.append(f'<g class="heat-cell" data-row="{escape(r)}" data-col="{escape(c)}" data-pass="{state}">'
+                         f'<title>{escape(tip)}</title><rect x="{x:.1f}" y="{y}" width="{cell - 1}" '
+                         f'height="{cell - 1}" fill="{_heat_color(v)}"/>')
+            ink = "#fff" if v > 60 else "#1f2328"
+            if state == "pass":
+                k = cell / 16
+                parts.append(f'<path d="M{x + 3.5 * k:.1f} {y + 8 * k:.1f} l{3 * k:.1f} {3 * k:.1f} '
+                             f'l{5.5 * k:.1f} {-6.5 * k:.1f}" fill="none" stroke="{ink}" stroke-width="1.8"/>')
+            elif state == "some":
+                parts.append(f'<circle cx="{x + cell / 2 - 0.5:.1f}" cy="{y + cell / 2 - 0.5:.1f}" r="2.5" fill="{ink}"/>')
+            parts.append("</g>")
+    ly = top + cell * len(rows) + 18
+    parts.append(f'<text x="4" y="{ly}" class="chart-legend">colour: mean final coverage '
+                 '(white 0% to blue 100%); ✓ every sample passed; • some passed'
+                 + ('; * random-hard task' if col_marks else '') + '</text>')
+    parts.append("</svg>")
+    return "\n".join(parts)

@@ -7,7 +7,9 @@ Layout of the output::
     OUT/s/NAME/index.html             one submission: metadata, verification, per-task results
     OUT/s/NAME/t/TASK.html            trajectories of one task: each round's testbench, diff, feedback
     OUT/s/NAME/verification.html      the verification report (what differs, when it does)
-    OUT/s/NAME/data/                  the raw files the numbers come from, to check them
+    OUT/s/NAME/data/                  the raw files the numbers come from, to check them, and its tables
+                                      (tasks, rounds) as csv and parquet
+    OUT/tables/TABLE.{csv,parquet}    every leaderboard table, and TABLE-tasks: its model x task heat map
 
 Every link is relative, so the site works from file:// as well as from any web server.
 """
@@ -25,10 +27,11 @@ from typing import Any
 
 import jinja2
 
+from harness.baseline import RandomBaseline, load_random_baseline
 from harness.records import ALL_METRICS, ScoreResult
-from harness.results import RoundRecord
+from harness.results import RoundRecord, to_frame, write_frame
 from leaderboard import plots
-from leaderboard.stats import RunView, group_rounds, histogram, run_view
+from leaderboard.stats import RunView, difficulty_levels, group_rounds, histogram, run_view
 from leaderboard.submission import (
     RUN_FILES,
     SUBMISSION_FILE,
@@ -45,6 +48,39 @@ HERE = Path(__file__).parent
 PAPER_RESULTS = HERE / "paper_results.json"
 MODE_ORDER = {"agentic": 0, "direct": 1}
 MAX_DIFF_LINES = 400
+TABLE_FORMATS = ("csv", "parquet")
+
+
+@dataclass
+class BenchmarkInfo:
+    """What the site knows of a benchmark beyond the runs: task difficulty and the random-hard record."""
+
+    difficulty: dict[str, str] = field(default_factory=dict)
+    baseline: RandomBaseline | None = None
+
+    @property
+    def hard(self) -> set[str] | None:
+        return self.baseline.random_hard if self.baseline else None
+
+
+def benchmark_info(benchmark: str) -> BenchmarkInfo:
+    """Difficulty from the random-baseline record, else from the benchmark itself when it is local."""
+    rec = load_random_baseline(benchmark)
+    diff = {t: b.difficulty for t, b in rec.tasks.items() if b.difficulty} if rec else {}
+    if not diff:
+        from harness.dataset import EMBEDDED, load_benchmark
+
+        if benchmark == EMBEDDED or Path(benchmark).exists():
+            try:
+                diff = {t.id: t.difficulty for t in load_benchmark(benchmark) if t.difficulty}
+            except Exception:  # noqa: BLE001 - difficulty columns are optional
+                diff = {}
+    return BenchmarkInfo(diff, rec)
+
+
+def write_tables(df, base: Path) -> list[str]:
+    """``base``.csv and .parquet; returns the file names written."""
+    return [write_frame(df, base.with_name(f"{base.name}.{fmt}"), fmt).name for fmt in TABLE_FORMATS]
 
 
 @dataclass
@@ -192,18 +228,25 @@ def _task_pages(env: jinja2.Environment, entry: Entry, sub_dir: Path) -> None:
             sample_views.append({"sample": sample, "rounds": views, "record": rec_s,
                                  "finished": rec_s is not None})
         row = dict(per_task.get(task_id) or {})
-        row.update(task_id=task_id, page=f"t/{page}.html")
+        t = entry.view.tasks
+        known = t is not None and task_id in t.index
+        row.update(task_id=task_id, page=f"t/{page}.html",
+                   difficulty=str(t.loc[task_id, "difficulty"]) if known else "",
+                   random_hard=bool(t.loc[task_id, "random_hard"]) if known else False)
         entry.tasks.append(row)
         _write(sub_dir / "t" / f"{page}.html",
                env.get_template("task.html.j2").render(root="../../../", entry=entry, task_id=task_id,
                                                        samples=sample_views))
 
 
-def _entry(folder: Path, env: jinja2.Environment, out: Path) -> Entry:
+def _entry(folder: Path, env: jinja2.Environment, out: Path, infos: dict[str, BenchmarkInfo]) -> Entry:
     check_name(folder.name)  # it becomes a URL path
     with open_submission(folder) as sub:
         config = sub.run.read_config()
-        view = run_view(config, sub.run.samples())
+        if config.benchmark not in infos:
+            infos[config.benchmark] = benchmark_info(config.benchmark)
+        info = infos[config.benchmark]
+        view = run_view(config, sub.run.samples(), info.difficulty, info.hard)
         ver = read_verification(sub.verification_path) if sub.verification_path.exists() else None
         entry = Entry(sub.name, sub, view, verification_mark(ver, run_digest(sub.run_dir)), ver)
         sub_dir = out / "s" / sub.name
@@ -214,6 +257,9 @@ def _entry(folder: Path, env: jinja2.Environment, out: Path) -> Entry:
             if (sub.run_dir / name).is_file():
                 shutil.copy2(sub.run_dir / name, data / name)
         shutil.copy2(folder / SUBMISSION_FILE, data / SUBMISSION_FILE)
+        if view.tasks is not None:
+            write_tables(view.tasks.reset_index(), data / "tasks")
+        write_tables(to_frame(sub.run), data / "rounds")
         if sub.verification_path.exists():
             shutil.copy2(sub.verification_path, data / "verification.json")
         charts = {
@@ -235,10 +281,13 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
     out.mkdir(parents=True, exist_ok=True)
     if (out / "s").exists():
         shutil.rmtree(out / "s")  # pages of removed submissions must not linger
+    if (out / "tables").exists():
+        shutil.rmtree(out / "tables")
     entries: list[Entry] = []
+    infos: dict[str, BenchmarkInfo] = {}
     for folder in list_submissions(submissions):
         try:
-            entries.append(_entry(folder, env, out))
+            entries.append(_entry(folder, env, out, infos))
             report.entries.append(folder.name)
         except (SubmissionError, OSError, ValueError, KeyError, TypeError) as e:
             report.skipped.append(f"{folder.name}: {e}")
@@ -256,8 +305,18 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
                                           for e in es], f"{bench} · {mode}: pass rate against model size")
         cov_chart = plots.histogram_chart(histogram([c for e in es for c in e.view.coverages]),
                                           f"{bench} · {mode}: coverage distribution, all samples")
-        tables.append({"id": slug(f"{bench}-{mode}"), "benchmark": bench, "mode": mode, "entries": es,
-                       "max_k": max_k, "charts": [rounds_chart, cov_chart, size_chart]})
+        tid = slug(f"{bench}-{mode}")
+        info = infos.get(es[0].view.config.benchmark) or BenchmarkInfo()
+        levels = difficulty_levels({d for e in es for d in e.view.by_difficulty})
+        pass_chart = plots.bar_ci_chart([(e.sub.meta.model, e.view.pct("pass_rate"), e.view.pass_ci)
+                                         for e in es[:8]], f"{bench} · {mode}: pass rate, 95% interval")
+        heat, heat_df = _heatmap(es, info, f"{bench} · {mode}: final coverage per task")
+        board = _board_frame(es, levels, max_k)
+        files = write_tables(board, out / "tables" / tid) + write_tables(heat_df, out / "tables" / f"{tid}-tasks")
+        tables.append({"id": tid, "benchmark": bench, "mode": mode, "entries": es, "levels": levels,
+                       "max_k": max_k, "charts": [pass_chart, rounds_chart, cov_chart, size_chart],
+                       "heatmap": heat, "files": files, "baseline": info.baseline,
+                       "hard": sorted(info.hard) if info.hard is not None else None})
         report.tables.append(f"{bench}/{mode}")
 
     _write(out / "index.html", env.get_template("index.html.j2").render(
@@ -268,3 +327,60 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
     for f in (HERE / "static").iterdir():
         shutil.copy2(f, static / f.name)
     return report
+
+
+def _heatmap(es: list[Entry], info: BenchmarkInfo, title: str):
+    """The model x task SVG and its long table (one row per model and task)."""
+    order = {d: i for i, d in enumerate(difficulty_levels(info.difficulty.values()))}
+    tasks = sorted({t for e in es if e.view.tasks is not None for t in e.view.tasks.index},
+                   key=lambda t: (order.get(info.difficulty.get(t, ""), len(order)), t))  # easy to hard
+    cells, rows = {}, []
+    for i, e in enumerate(es):
+        t = e.view.tasks
+        if t is None:
+            continue
+        for j, task in enumerate(tasks):
+            if task in t.index:
+                r = t.loc[task]
+                cells[(i, j)] = {"overall": r["mean_overall"], "passed": r["passed"], "samples": r["samples"]}
+                rows.append({"submission": e.name, "model": e.sub.meta.model, "task_id": task,
+                             "difficulty": info.difficulty.get(task, ""),
+                             "random_hard": bool(info.hard and task in info.hard), "samples": int(r["samples"]),
+                             "passed": int(r["passed"]), "pass_rate": float(r["pass_rate"]),
+                             "mean_overall": float(r["mean_overall"]), "best_overall": float(r["best_overall"])})
+    hard = info.hard or set()
+    svg = plots.heatmap([e.sub.meta.model for e in es], tasks, cells, title,
+                        {j for j, t in enumerate(tasks) if t in hard})
+    import pandas as pd
+
+    cols = ["submission", "model", "task_id", "difficulty", "random_hard", "samples", "passed", "pass_rate",
+            "mean_overall", "best_overall"]
+    return svg, pd.DataFrame(rows, columns=cols)
+
+
+def _board_frame(es: list[Entry], levels: list[str], max_k: int):
+    """The leaderboard table as the site shows it, one row per submission."""
+    import pandas as pd
+
+    rows = []
+    for rank, e in enumerate(es, 1):
+        v = e.view
+        row = {"rank": rank, "submission": e.name, "model": e.sub.meta.model, "type": e.sub.meta.type,
+               "size_b": e.sub.meta.size_b, "benchmark": e.benchmark, "mode": v.config.mode,
+               "agent": v.config.agent, "max_rounds": v.config.max_rounds, "pass_rate": v.pct("pass_rate"),
+               "pass_rate_ci_lo": v.pass_ci[0] if v.pass_ci else None,
+               "pass_rate_ci_hi": v.pass_ci[1] if v.pass_ci else None,
+               "pass_rate_random_hard": v.random_hard, "random_hard_tasks": v.random_hard_tasks,
+               **{f"pass_rate_{d}": v.by_difficulty.get(d) for d in levels},
+               "avg_overall": v.pct("avg_overall"), "syntax_rate": v.pct("syntax_rate"),
+               "pass_at_1": v.pass_at.get(1), f"pass_at_{max_k}": v.pass_at.get(max_k),
+               "tasks": v.summary.get("tasks"), "samples": v.summary.get("samples"),
+               "tokens_per_sample": v.tokens_per_sample, "cost": v.pct("cost"), "verified": e.mark.state,
+               "date": e.sub.meta.date}
+        rows.append(row)
+    df = pd.DataFrame(rows)
+    text = {"submission", "model", "type", "benchmark", "mode", "agent", "verified", "date"}
+    for c in df.columns:
+        if c not in text:  # None (no value) becomes NaN, so csv and parquet read back the same
+            df[c] = pd.to_numeric(df[c]).astype(float if c != "rank" else int)
+    return df

@@ -2,7 +2,9 @@
 
 The site does not show summary.json as submitted: it recomputes the summary from samples.jsonl with
 ``harness.metrics.summarize`` (the same definitions ecov-eval uses, docs/evaluation.md), and ``verify``
-checks samples.jsonl against re-scored rounds. This module adds the few views the site needs on top.
+checks samples.jsonl against re-scored rounds. This module adds the views the site needs on top, on
+pandas tables of the samples: per task, per difficulty, on random-hard tasks (harness.baseline), and a
+bootstrap interval over tasks for the pass % error bars.
 """
 
 from __future__ import annotations
@@ -10,8 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+import pandas as pd
+
+from harness.compare import paired_bootstrap
 from harness.metrics import summarize
 from harness.results import RoundRecord, RunConfig, SampleRecord
+
+DIFFICULTY_ORDER = ("easy", "medium", "hard")
+CI_RESAMPLES = 2000
+CI_SEED = 0
 
 
 @dataclass
@@ -22,6 +32,11 @@ class RunView:
     summary: dict[str, Any]
     samples: list[SampleRecord]
     coverages: list[float] = field(default_factory=list)  # final overall per sample, for histograms
+    tasks: pd.DataFrame | None = None  # per task: samples, passed, pass_rate, mean_overall, difficulty, random_hard
+    pass_ci: tuple[float, float] | None = None  # 95% bootstrap over tasks of the pass %
+    random_hard: float | None = None  # pass % over the benchmark's random-hard tasks this run has
+    random_hard_tasks: int = 0
+    by_difficulty: dict[str, float] = field(default_factory=dict)
 
     def pct(self, key: str) -> float:
         return float(self.summary.get(key) or 0.0)
@@ -54,10 +69,59 @@ class RunView:
         return self.tokens / n if n else 0.0
 
 
-def run_view(config: RunConfig, samples: list[SampleRecord]) -> RunView:
+def samples_table(samples: list[SampleRecord]) -> pd.DataFrame:
+    cols = ["task_id", "sample", "passed", "final_overall", "best_overall", "syntax_ok", "rounds"]
+    return pd.DataFrame([{c: getattr(s, c) for c in cols} for s in samples], columns=cols)
+
+
+def task_table(samples: list[SampleRecord], difficulty: dict[str, str] | None = None,
+               hard: set[str] | None = None) -> pd.DataFrame:
+    """One row per task: samples, passed, pass_rate (%), mean_overall, best_overall, difficulty, random_hard."""
+    df = samples_table(samples)
+    t = df.groupby("task_id").agg(samples=("sample", "size"), passed=("passed", "sum"),
+                                  pass_rate=("passed", "mean"), mean_overall=("final_overall", "mean"),
+                                  best_overall=("final_overall", "max"))
+    t["pass_rate"] = (100.0 * t["pass_rate"]).round(2)
+    t["mean_overall"] = t["mean_overall"].round(2)
+    t["difficulty"] = [(difficulty or {}).get(task, "") for task in t.index]
+    t["random_hard"] = [task in hard for task in t.index] if hard is not None else False
+    return t
+
+
+def bootstrap_over_tasks(task_values: list[float] | np.ndarray, resamples: int = CI_RESAMPLES,
+                         seed: int = CI_SEED) -> tuple[float, float] | None:
+    """95% percentile interval of the mean over tasks, resampling tasks (seeded, so the site is stable)."""
+    vals = [np.array([v]) for v in np.asarray(task_values, dtype=float)]
+    if not vals:
+        return None
+    lo, hi = paired_bootstrap(vals, resamples, seed)
+    return round(lo, 2), round(hi, 2)
+
+
+def run_view(config: RunConfig, samples: list[SampleRecord], difficulty: dict[str, str] | None = None,
+             hard: set[str] | None = None) -> RunView:
     summary = summarize(samples, config.max_rounds)
     ordered = sorted(samples, key=lambda s: (s.task_id, s.sample))
-    return RunView(config, summary, ordered, [s.final_overall for s in ordered])
+    view = RunView(config, summary, ordered, [s.final_overall for s in ordered])
+    if not ordered:
+        return view
+    t = task_table(ordered, difficulty, hard)
+    view.tasks = t
+    view.pass_ci = bootstrap_over_tasks(t["pass_rate"].to_numpy())
+    if hard is not None:
+        on_hard = t.loc[t["random_hard"], "pass_rate"]
+        view.random_hard_tasks = len(on_hard)
+        view.random_hard = round(float(on_hard.mean()), 2) if len(on_hard) else None
+    if difficulty:
+        by = t[t["difficulty"] != ""].groupby("difficulty")["pass_rate"].mean().round(2)
+        view.by_difficulty = {d: float(by[d]) for d in difficulty_levels(by.index)}
+    return view
+
+
+def difficulty_levels(levels) -> list[str]:
+    """easy, medium, hard first, then any other level by name."""
+    levels = {str(x) for x in levels if x}
+    return [d for d in DIFFICULTY_ORDER if d in levels] + sorted(levels - set(DIFFICULTY_ORDER))
 
 
 def group_rounds(rounds: list[RoundRecord]) -> dict[tuple[str, int], list[RoundRecord]]:
@@ -73,9 +137,5 @@ def group_rounds(rounds: list[RoundRecord]) -> dict[tuple[str, int], list[RoundR
 
 def histogram(values: list[float], bins: int = 10, lo: float = 0.0, hi: float = 100.0) -> list[int]:
     """Counts of values in ``bins`` equal bins over [lo, hi]; hi itself falls in the last bin."""
-    counts = [0] * bins
-    width = (hi - lo) / bins
-    for v in values:
-        i = int((min(max(v, lo), hi) - lo) / width)
-        counts[min(i, bins - 1)] += 1
-    return counts
+    counts, _ = np.histogram(np.clip(np.asarray(values, dtype=float), lo, hi), bins=bins, range=(lo, hi))
+    return [int(c) for c in counts]

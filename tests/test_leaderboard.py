@@ -390,13 +390,38 @@ def test_build_index_tables_marks_and_paper(site, scores):
     good_row = agentic.split('data-name="good"')[1].split("</tr>")[0]
     cells = re.findall(r'<td class="num[^"]*" data-sort="([^"]*)"', good_row)
     avg = round((scores["ref"].overall + scores["weak"].overall) / 2, 2)  # sample 0 ends on ref, 1 on weak
-    assert cells[1:4] == ["4.0", "50.0", str(avg)]  # size, pass %, average final coverage
+    # size, pass %, pass % on random-hard tasks (updown_counter is not one: empty), pass % easy, avg coverage
+    assert cells[1:6] == ["4.0", "50.0", "", "50.0", str(avg)]
+    assert "Pass % random-hard" in agentic and "Pass % easy" in agentic and "[50.0, 50.0]" in good_row
+    assert 'id="about-random-hard"' in html and "fails in every one of its agentic samples" in html
     assert 'class="mark mark-verified"' in good_row
     assert 'mark-differs' in agentic.split('data-name="weak"')[1].split("</tr>")[0]
     assert 'mark-stale' in agentic.split('data-name="stale"')[1].split("</tr>")[0]
     assert "Cadence Xcelium" in html and "NOT comparable" in html and "69.2" in html and "63.9" in html
     for svg in re.findall(r"<svg.*?</svg>", html, re.S):
         ET.fromstring(svg)  # every chart is well-formed SVG
+
+
+def test_heatmap_and_table_downloads(site, scores):
+    import pandas as pd
+
+    out, _ = site
+    html = (out / "index.html").read_text()
+    heat = html.split('id="ecov-embedded-agentic-heatmap">')[1].split("</figure>")[0]
+    cells = re.findall(r'<g class="heat-cell" data-row="([^"]+)" data-col="([^"]+)" data-pass="(\w+)">', heat)
+    assert cells == [("Good Model", TASK_ID, "some"), ("Stale Model", TASK_ID, "fail"), ("Weak Model", TASK_ID, "fail")]
+    assert f"Good Model · {TASK_ID}: coverage" in heat and "passed 1/2" in heat
+    board = pd.read_csv(out / "tables" / "ecov-embedded-agentic.csv")
+    assert list(board["submission"]) == ["good", "stale", "weak"] and board.loc[0, "pass_rate"] == 50.0
+    assert {"pass_rate_ci_lo", "pass_rate_random_hard", "pass_rate_easy"} <= set(board.columns)
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "tables" / "ecov-embedded-agentic.parquet"), board,
+                                  check_dtype=False)
+    tasks = pd.read_parquet(out / "tables" / "ecov-embedded-agentic-tasks.parquet")
+    good = tasks[tasks.submission == "good"].iloc[0]
+    assert (good.task_id, good.passed, good.samples, good.difficulty) == (TASK_ID, 1, 2, "easy")
+    assert good.mean_overall == round((scores["ref"].overall + scores["weak"].overall) / 2, 2)
+    rounds = pd.read_parquet(out / "s" / "good" / "data" / "rounds.parquet")
+    assert len(rounds) == 4 and rounds["passed"].sum() == 1  # sample 0: 2 rounds; sample 1: 2 rounds
 
 
 def test_site_is_self_contained(site):

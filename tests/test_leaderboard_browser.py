@@ -139,3 +139,35 @@ def test_sort_filter_open_submission_and_screenshot(browser, served, scores, tmp
     traj_png = tmp_path / "trajectory.png"
     browser.save_screenshot(str(traj_png))
     _assert_png(traj_png)
+
+
+def test_heatmap_random_hard_and_downloads(browser, served, scores, tmp_path):  # noqa: F811
+    import urllib.request
+
+    browser.get(served + "/index.html")
+    about = browser.find_element(By.ID, "about-random-hard")
+    assert about.is_displayed() and "random-hard" in about.text and "builtin/reference" in about.text
+    table = browser.find_element(By.CSS_SELECTOR, "#ecov-embedded-agentic table")
+    assert _header(table, "Pass % random-hard").is_displayed()
+    good = table.find_element(By.CSS_SELECTOR, 'tr[data-name="good"]')
+    assert "50.0 [50.0, 50.0]" in good.text  # pass % with its bootstrap interval
+
+    heat = browser.find_element(By.CSS_SELECTOR, "#ecov-embedded-agentic-heatmap svg.heatmap")
+    browser.execute_script("arguments[0].scrollIntoView()", heat)
+    assert heat.is_displayed() and heat.size["width"] > 300
+    cells = heat.find_elements(By.CSS_SELECTOR, "g.heat-cell")
+    got = [(c.get_attribute("data-row"), c.get_attribute("data-pass")) for c in cells]
+    assert got == [("Good Model", "some"), ("Stale Model", "fail"), ("Weak Model", "fail")]
+    tip = cells[0].find_element(By.TAG_NAME, "title").get_attribute("textContent")
+    mean = (scores["ref"].overall + scores["weak"].overall) / 2
+    assert tip == f"Good Model · updown_counter: coverage {mean:.1f}%, passed 1/2"
+    assert all(c.find_element(By.TAG_NAME, "rect").is_displayed() for c in cells)
+    heat_png = tmp_path / "heatmap.png"
+    heat.screenshot(str(heat_png))
+    _assert_png(heat_png)
+
+    links = browser.find_elements(By.CSS_SELECTOR, "#ecov-embedded-agentic a.download")
+    assert [a.text for a in links] == ["ecov-embedded-agentic.csv", "ecov-embedded-agentic.parquet",
+                                       "ecov-embedded-agentic-tasks.csv", "ecov-embedded-agentic-tasks.parquet"]
+    with urllib.request.urlopen(links[0].get_attribute("href"), timeout=30) as r:  # served from the site
+        assert r.status == 200 and r.read().decode().startswith("rank,submission,model")

@@ -107,13 +107,21 @@ _INSTANCE_PATTERNS = [
     r"instance\s+(?:named|called)\s+[`'\"*]*([A-Za-z_]\w*)",
     r"(?:named|called)\s+[`'\"*]+([A-Za-z_]\w*)[`'\"*]+\s*(?:instance|in the testbench)",
     r"\binstance\s+[`'\"]+([A-Za-z_]\w*)[`'\"]+",
+    r"instance\s+in\s+the\s+testbench\s+is\s+named\s+[`'\"*]*([A-Za-z_]\w*)",
+    r"instance\s+of\s+(?:the\s+)?(?:RTL|DUT|design|module|[`'\"*]*\w+[`'\"*]*\s+module)\s+as\s+[`'\"*]*([A-Za-z_]\w*)",
+    r"\binstantiates?\s+(?:the\s+)?[`'\"*]*\w+[`'\"*]*\s+module\s+as\s+[`'\"*]*([A-Za-z_]\w*)",
+    r"instance\s+of\s+(?:the\s+)?[*`]*RTL(?:\s+module)?[*`]*\s+should\s+be\s+named\s+[`'\"*]*([A-Za-z_]\w*)",
+    r"name\s+the\s+instance\s+as\s+[`'\"*]*([A-Za-z_]\w*)",
+    r"instance\s+of\s+[`'\"*]*\w+[`'\"*]*\s+named\s+[`'\"*]*([A-Za-z_]\w*)",
+    r"\bmodule\s+as\s+the\s+[`'\"*]+([A-Za-z_]\w*)[`'\"*]+",
+    r"^\s*[A-Za-z_]\w*\s+(?:#\s*\([^;]*?\)\s*)?([A-Za-z_]\w*)\s*\(\s*$",
 ]
 
 
 def instance_from_prompt(prompt: str, module: str = "") -> str:
     """The DUT instance name the prompt asks for, or "" when it names none."""
     for pat in _INSTANCE_PATTERNS:
-        for m in re.finditer(pat, prompt, re.I):
+        for m in re.finditer(pat, prompt, re.I | re.M):
             name = m.group(1)
             if name not in _KEYWORDS and name != module and name.lower() not in {"the", "a", "an", "module"}:
                 return name

@@ -43,6 +43,7 @@ CATEGORY = "cid012"
 UPSTREAM = "nvidia/cvdp-benchmark-dataset"
 LICENSE = "CC BY 4.0 (non-code) / Apache-2.0 (code), Copyright 2025 NVIDIA Corporation"
 DIFFICULTIES = ("easy", "medium", "hard")
+DEFAULT_INSTANCE = "dut"
 
 # Xcelium `report -metrics NAME` (or a meta.json metric) -> ECov metric.
 METRIC_MAP = {
@@ -122,7 +123,8 @@ def _instance(pid: str, prompt: str, module: str, fallbacks: list[tuple[str, str
     for where, value in fallbacks:
         if value:
             return value, where
-    raise SourceError(f"{pid}: the prompt names no DUT instance and no fallback gives one")
+    # The prompt leaves the name open: ECov fixes one and states it in every prompt it builds.
+    return DEFAULT_INSTANCE, "default (the prompt names none)"
 
 
 def make_task(pid: str, prompt: str, rtl: dict[str, str], tbs: dict[str, str], upstream_target: float,
@@ -239,7 +241,8 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
 def _meta_targets(meta: dict[str, Any], where: str) -> tuple[float, str, list[Target] | None]:
     """(upstream percent, metric, explicit per-instance targets or None) from a meta.json."""
     metric = map_metric(first_key(meta, "metric", "coverage_metric", "metrics", default="overall"), where)
-    raw = first_key(meta, "targets", "target", "coverage_target", "TARGET", "threshold", "coverage")
+    raw = first_key(meta, "targets", "target", "target_coverage", "coverage_target", "TARGET", "threshold",
+                    "coverage")
     if raw is None:
         raise SourceError(f"{where}: no target (expected 'target': 90 or a 'targets' list)")
     if isinstance(raw, list):
@@ -277,7 +280,8 @@ def from_folder(folder: Path, commit: str = "") -> Task:
     dut_dir = next((d for d in (folder / "dut", folder / "rtl", folder / "src") if d.is_dir()), None)
     rtl = {p.name: read_text(p) for p in sorted(dut_dir.iterdir()) if is_hdl(p.name)} if dut_dir else {}
     if not rtl:
-        raise SourceError(f"{where}: no DUT files (expected dut/*.sv)")
+        raise NotApplicable("no DUT RTL in this copy of the problem (dut/*.sv missing upstream): "
+                            "nothing to cover")
     tb_dir = next((d for d in (folder / "tb", folder / "verif") if d.is_dir()), None)
     tbs = {p.name: read_text(p) for p in sorted(tb_dir.iterdir()) if is_hdl(p.name)} if tb_dir else {}
     docs_dir = folder / "docs"
@@ -292,7 +296,8 @@ def from_folder(folder: Path, commit: str = "") -> Task:
     task = make_task(
         pid, read_text(prompt_path), rtl, tbs, percent, metric, categories,
         {"commit": str(first_key(meta, "commit", default=commit)), "layout": "problem-folder"},
-        top_hint=str(first_key(meta, "top", "module", "dut_module", "toplevel", "dut", default="")),
+        # harc-com meta.json names its own `*_top` wrapper in top_module (not shipped): the DUT is dut_module.
+        top_hint=str(first_key(meta, "dut_module", "top", "module", "toplevel", "dut", "top_module", default="")),
         instance_fallbacks=[("meta.json", str(first_key(meta, "instance", "inst", "dut_instance", default="")))],
         meta=meta, docs=docs,
     )
@@ -321,7 +326,21 @@ def discover(source: Path) -> tuple[list[Path], list[Path]]:
     return jsonl, sorted(markers)
 
 
-def build(source: Path, only: list[str] | None = None, skip_bad: bool = False, commit: str = "") -> BuildResult:
+# ECov's own reference testbenches (original work, never shown to a model), one per task id.
+REFERENCES = Path(__file__).resolve().parents[2] / "benchmarks" / BENCHMARK / "references"
+
+
+def attach_references(task: Task, folder: Path | None) -> Task:
+    """Add ``<folder>/<task id>.sv`` to the task's calibration testbenches (after any upstream one)."""
+    ref = folder / f"{task.id}.sv" if folder else None
+    if ref is not None and ref.is_file():
+        task.reference_tbs = [*task.reference_tbs, SourceFile(f"ecov_{task.id}.sv", read_text(ref))]
+        task.source["reference"] = "ecov"
+    return task
+
+
+def build(source: Path, only: list[str] | None = None, skip_bad: bool = False, commit: str = "",
+          references: Path | None = REFERENCES) -> BuildResult:
     """Build cid012 tasks from every JSONL datapoint and problem folder under ``source``."""
     source = Path(source)
     jsonl, folders = discover(source)
@@ -348,7 +367,7 @@ def build(source: Path, only: list[str] | None = None, skip_bad: bool = False, c
         if only and task.id not in only:
             return
         seen.add(task.id)
-        res.tasks.append(task)
+        res.tasks.append(attach_references(task, references))
 
     for path in jsonl:
         file_commit = commit or upstream_commit(path)

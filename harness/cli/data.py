@@ -248,5 +248,9 @@ def list_cmd(benchmark: str | None, split: str) -> None:
     click.echo(f"{len(tasks)} tasks, dataset hash {dataset_hash(tasks)}")
 
 
+from harness.baseline import random_baseline_cmd  # noqa: E402 - issue 15: the random-hard record
+
+main.add_command(random_baseline_cmd)
+
 if __name__ == "__main__":
     main()

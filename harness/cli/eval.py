@@ -1,6 +1,7 @@
-"""``ecov-eval``: evaluate a model on a benchmark; ``ecov-eval report RUN_DIR`` prints a run's summary again.
+"""``ecov-eval``: evaluate a model on a benchmark; ``ecov-eval report RUN_DIR`` prints a run's summary again,
+``ecov-eval export RUN_DIR`` writes it as a table, ``ecov-eval compare RUN_A RUN_B`` compares two runs.
 
-``main`` dispatches by hand on ``report`` because the evaluation itself takes its options on the root
+``main`` dispatches by hand on the subcommands because the evaluation itself takes its options on the root
 command (``ecov-eval --model X``), which a click group would not allow.
 """
 
@@ -65,7 +66,7 @@ def _get_model(name: str, **kwargs):
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--model", required=True, help="LiteLLM model string (openai/..., anthropic/..., hosted_vllm/..., "
-              "ollama/...), builtin/random or builtin/replay.")
+              "ollama/...), builtin/random, builtin/reference or builtin/replay.")
 @click.option("--mode", type=click.Choice(MODES), default="agentic", show_default=True)
 @click.option("--agent", type=click.Choice(AGENTS), default="memoryless", show_default=True,
               help="agentic mode: memoryless (prompt = task + current testbench + last feedback) or history "
@@ -106,7 +107,8 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, max_rounds, temper
              api_base, workers, concurrency, seed, task_ids, limit, out, cache_dir, replay_run, max_retries,
              sandbox, sim_timeout, no_progress, executor, ray_address):
     """Evaluate a model's testbenches on a benchmark: writes a run folder (resumed when it exists) and
-    prints the summary. `ecov-eval report RUN_DIR` prints a run's summary again. See docs/evaluation.md.
+    prints the summary. `ecov-eval report RUN_DIR` prints a run's summary again, `ecov-eval export RUN_DIR`
+    writes it as a table, `ecov-eval compare RUN_A RUN_B` compares two runs. See docs/evaluation.md.
     """
     from harness.dataset import dataset_hash
     from harness.report import format_summary
@@ -173,13 +175,60 @@ def report_cmd(run_dir, as_json, tasks):
     click.echo(json.dumps(summary, indent=2, sort_keys=True) if as_json else format_summary(summary, tasks))
 
 
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["csv", "parquet", "jsonl"]), default="csv", show_default=True)
+@click.option("--level", type=click.Choice(["rounds", "samples"]), default="rounds", show_default=True,
+              help="rounds: one row per task x sample x round (harness.results.to_frame); samples: one per "
+                   "task x sample.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="file to write [default: RUN_DIR/results.<level>.<format>]; '-' prints csv/jsonl.")
+def export_cmd(run_dir, fmt, level, out):
+    """Export RUN_DIR as a table (csv, parquet or jsonl) with every figure and status."""
+    from harness.results import samples_frame, to_frame, write_frame
+
+    try:
+        df = (to_frame if level == "rounds" else samples_frame)(run_dir)
+    except FileNotFoundError as e:
+        raise click.BadParameter(str(e), param_hint="RUN_DIR") from None
+    if str(out) == "-":
+        if fmt == "parquet":
+            raise click.BadParameter("parquet cannot go to stdout; give a file", param_hint="--out")
+        click.echo(df.to_csv(index=False) if fmt == "csv" else df.to_json(orient="records", lines=True), nl=False)
+        return
+    path = write_frame(df, out or Path(run_dir) / f"results.{level}.{fmt}", fmt)
+    click.echo(f"wrote {path}: {len(df)} rows x {len(df.columns)} columns", err=True)
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("run_a", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("run_b", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="print the comparison as JSON.")
+@click.option("--resamples", type=click.IntRange(min=100), default=10_000, show_default=True,
+              help="bootstrap resamples.")
+@click.option("--seed", type=int, default=0, show_default=True, help="bootstrap seed.")
+def compare_cmd(run_a, run_b, as_json, resamples, seed):
+    """Paired comparison of RUN_B against RUN_A (B - A) on the same tasks: pass % and coverage differences
+    with 95% bootstrap intervals, McNemar's exact test on per-task pass, tasks won and lost, per round.
+    """
+    from harness.compare import CompareError, compare_runs, format_comparison
+
+    try:
+        comp = compare_runs(run_a, run_b, resamples=resamples, seed=seed)
+    except CompareError as e:
+        raise click.UsageError(f"cannot compare: {e}") from None
+    click.echo(json.dumps(comp.to_dict(), indent=2, sort_keys=True) if as_json else format_comparison(comp))
+
+
+SUBCOMMANDS = {"report": report_cmd, "export": export_cmd, "compare": compare_cmd}
+
+
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else list(argv)
-    if args and args[0] == "report":
-        report_cmd.main(args[1:], prog_name="ecov-eval report")
+    if args and args[0] in SUBCOMMANDS:
+        SUBCOMMANDS[args[0]].main(args[1:], prog_name=f"ecov-eval {args[0]}")
     else:
         eval_cmd.main(args, prog_name="ecov-eval")
-
 
 if __name__ == "__main__":
     main()

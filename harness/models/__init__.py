@@ -20,7 +20,7 @@ from harness.models.base import (
 # Whoever imports LiteLLM first in this process, it must use its bundled price map, never download one.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-BUILTINS = ("builtin/random", "builtin/replay")
+BUILTINS = ("builtin/random", "builtin/replay", "builtin/reference")
 
 
 def get_model(
@@ -56,6 +56,10 @@ def get_model(
             from harness.models.replay import ReplayModel
 
             return ReplayModel(replay_run)
+        if name == "builtin/reference":
+            from harness.models.reference import ReferenceModel
+
+            return ReferenceModel()
         raise UnknownModelError(f"unknown builtin {name!r}; builtins are: {', '.join(BUILTINS)}")
     from harness.models.litellm_model import LiteLLMModel
 

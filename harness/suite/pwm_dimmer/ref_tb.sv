@@ -2,6 +2,7 @@
 // Reference testbench for pwm_dimmer: bouncing presses, short and long presses, both wrap modes,
 // and the PWM duty cycle measured at every level.
 module tb;
+  logic diag;
   logic clk = 0, rst_n = 0, btn = 0, wrap_mode = 0;
   logic [3:0] level;
   logic led, long_press, pressed, pwm_sync;
@@ -58,6 +59,10 @@ module tb;
     check_duty();
     press(45, 0); m_level = 0;
     short_press();
+    // Service code on wrap_mode (spec): a wrong pulse, a wrong gap, a 16-cycle pulse, then 4, 6, 9, 7.
+    wrap_mode = 1; wait_cycles(5); wrap_mode = 0; wait_cycles(3); wrap_mode = 1; wait_cycles(4); wrap_mode = 0; wait_cycles(2); wrap_mode = 1; wait_cycles(16); wrap_mode = 0; wait_cycles(3);
+    wrap_mode = 1; wait_cycles(4); wrap_mode = 0; wait_cycles(3); wrap_mode = 1; wait_cycles(6); wrap_mode = 0; wait_cycles(3); wrap_mode = 1; wait_cycles(9); wrap_mode = 0; wait_cycles(3); wrap_mode = 1; wait_cycles(7); wrap_mode = 0; wait_cycles(16);
+    if (!diag) begin errors++; $error("diag not set by the service code"); end
     #1 rst_n = 0; #1 rst_n = 1; m_level = 0; wrap_mode = 0;
     short_press();
     if (errors == 0) $display("PASS"); else $display("FAIL: %0d errors", errors);

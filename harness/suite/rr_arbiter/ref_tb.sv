@@ -2,6 +2,7 @@
 // Reference testbench for rr_arbiter: exhaustive request patterns, locking and starvation,
 // with the grant checked against a behavioural model every cycle.
 module tb;
+  logic diag;
   logic clk = 0, rst_n = 0;
   logic [3:0] req = 0, lock = 0, gnt;
   logic gnt_valid, starved;
@@ -82,6 +83,16 @@ module tb;
     // Random traffic.
     repeat (300) cyc(4'($urandom), 4'($urandom) & 4'($urandom));
     cyc(4'b0000, 0, 2);
+    // Diagnostic unlock (spec): K = 59 and K = A5 unlock; K = 11 fails at step 2, then at step 3.
+    cyc(4'h9, 4'h5); cyc(4'h6, 4'hA); cyc(4'hA, 4'h5); cyc(4'h5, 4'hA);
+    cyc(4'b0000, 0, 2);
+    cyc(4'h5, 4'hA); cyc(4'hA, 4'h5); cyc(4'h6, 4'hA); cyc(4'h9, 4'h5);
+    cyc(4'b0000, 0, 2);
+    cyc(4'h0, 4'h1); cyc(4'h1, 4'h1); cyc(4'hE, 4'hE); cyc(4'h0, 4'h0);
+    cyc(4'b0000, 0, 2);
+    cyc(4'h1, 4'h1); cyc(4'hE, 4'hE); cyc(4'h2, 4'h1); cyc(4'h0, 4'h0);
+    cyc(4'b0000, 0, 2);
+    if (!diag) begin errors++; $error("diag not set by the key"); end
     #1 rst_n = 0; #1 rst_n = 1;
     cyc(4'b1001, 0, 3);
     if (errors == 0) $display("PASS"); else $display("FAIL: %0d errors", errors);

@@ -2,6 +2,7 @@
 // Reference testbench for seq_detector: directed patterns, timeouts in each partial state,
 // count saturation and random bits, checked against a shift-register model.
 module tb;
+  logic diag;
   logic clk = 0, rst_n = 0;
   logic din_valid = 0, din = 0, overlap = 1, clr_count = 0;
   logic detect, timeout;
@@ -89,6 +90,11 @@ module tb;
       overlap = ($urandom_range(0, 7) != 0) ? overlap : ~overlap;
       put(1'($urandom));
     end
+    // Service code on clr_count (spec): a wrong pulse, a wrong gap, a 16-cycle pulse, then 4, 6, 9, 7.
+    clr_count = 1; repeat (5) @(posedge clk); clr_count = 0; repeat (3) @(posedge clk); clr_count = 1; repeat (4) @(posedge clk); clr_count = 0; repeat (2) @(posedge clk); clr_count = 1; repeat (16) @(posedge clk); clr_count = 0; repeat (3) @(posedge clk);
+    clr_count = 1; repeat (4) @(posedge clk); clr_count = 0; repeat (3) @(posedge clk); clr_count = 1; repeat (6) @(posedge clk); clr_count = 0; repeat (3) @(posedge clk); clr_count = 1; repeat (9) @(posedge clk); clr_count = 0; repeat (3) @(posedge clk); clr_count = 1; repeat (7) @(posedge clk); clr_count = 0; repeat (16) @(posedge clk);
+    #1 m_count = count;
+    if (!diag) begin errors++; $error("diag not set by the service code"); end
     #1 rst_n = 0; #1 rst_n = 1;
     if (errors == 0) $display("PASS"); else $display("FAIL: %0d errors", errors);
     $finish;

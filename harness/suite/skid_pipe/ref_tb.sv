@@ -2,6 +2,8 @@
 // Reference testbench for stream_pipe: a scoreboard checks every output beat against the input
 // stream, under random and directed back-pressure, saturation, packets and flushes.
 module tb;
+  logic diag;
+  bit keying = 0;  // the key sequence drives s_data itself
   logic clk = 0, rst_n = 0, flush = 0;
   logic s_valid = 0, s_ready, s_last = 0, m_valid, m_ready = 0, m_last, m_sat, dropped, skid_full, oversize;
   logic [7:0] s_data = 0, m_data, beats;
@@ -34,7 +36,7 @@ module tb;
   // Drivers: new input beat after each accepted one, random valid/ready.
   always @(posedge clk) begin
     #1;
-    if (!s_valid || s_ready_q) begin
+    if (!keying && (!s_valid || s_ready_q)) begin
       s_valid = ($urandom_range(0, 99) < valid_pct);
       s_data = 8'($urandom);
       s_last = s_valid && (($urandom_range(0, 99) < last_pct) || (last_pct != 0 && cur_len >= 12));
@@ -78,6 +80,18 @@ module tb;
     valid_pct = 0; ready_pct = 100;
     repeat (10) @(posedge clk);
     if (expq.size() != 0) begin errors++; $error("%0d beats lost", expq.size()); end
+    // Diagnostic unlock (spec): K = 59 and K = A5 unlock; K = 11 fails at step 2, then at step 3.
+    keying = 1; @(posedge clk); #1; flush = 1; s_valid = 1;
+    s_data = 8'h59; @(posedge clk); #1; s_data = 8'hA6; @(posedge clk); #1; s_data = 8'h5A; @(posedge clk); #1; s_data = 8'hA5; @(posedge clk); #1;
+    flush = 0; s_valid = 0; @(posedge clk); #1; flush = 1; s_valid = 1;
+    s_data = 8'hA5; @(posedge clk); #1; s_data = 8'h5A; @(posedge clk); #1; s_data = 8'hA6; @(posedge clk); #1; s_data = 8'h59; @(posedge clk); #1;
+    flush = 0; s_valid = 0; @(posedge clk); #1; flush = 1; s_valid = 1;
+    s_data = 8'h10; @(posedge clk); #1; s_data = 8'h11; @(posedge clk); #1; s_data = 8'hEE; @(posedge clk); #1; s_data = 8'h00; @(posedge clk); #1;
+    flush = 0; s_valid = 0; @(posedge clk); #1; flush = 1; s_valid = 1;
+    s_data = 8'h11; @(posedge clk); #1; s_data = 8'hEE; @(posedge clk); #1; s_data = 8'h12; @(posedge clk); #1; s_data = 8'h00; @(posedge clk); #1;
+    flush = 0; s_valid = 0; @(posedge clk); #1; flush = 1; s_valid = 1;
+    flush = 0; s_valid = 0; expq.delete(); keying = 0;
+    if (!diag) begin errors++; $error("diag not set by the key"); end
     #2 rst_n = 0; expq.delete(); #1 rst_n = 1;
     run(10, 100, 100);
     if (errors == 0 && n_out > 500) $display("PASS (%0d beats)", n_out);

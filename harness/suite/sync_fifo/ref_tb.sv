@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reference testbench for sync_fifo: fill/drain, corner cases, random traffic vs. a queue model.
 module tb;
+  logic diag;
   logic clk = 0, rst_n = 0;
   logic wr_en = 0, rd_en = 0, clr_err = 0;
   logic [7:0] wr_data = 0, rd_data;
@@ -68,6 +69,17 @@ module tb;
       repeat (32) cyc(1, 0, patterns[p]);
       repeat (32) cyc(0, 1, 0);
     end
+    // Diagnostic unlock (spec): K = 59 and K = A5 unlock; K = 11 fails at step 2, then at step 3.
+    while (q.size() > 0) cyc(0, 1, 0);
+    cyc(1, 0, 8'h59, 1); cyc(1, 0, 8'hA6, 1); cyc(1, 0, 8'h5A, 1); cyc(1, 0, 8'hA5, 1);
+    while (q.size() > 0) cyc(0, 1, 0);
+    cyc(1, 0, 8'hA5, 1); cyc(1, 0, 8'h5A, 1); cyc(1, 0, 8'hA6, 1); cyc(1, 0, 8'h59, 1);
+    while (q.size() > 0) cyc(0, 1, 0);
+    cyc(1, 0, 8'h10, 1); cyc(1, 0, 8'h11, 1); cyc(1, 0, 8'hEE, 1); cyc(1, 0, 8'h00, 1);
+    while (q.size() > 0) cyc(0, 1, 0);
+    cyc(1, 0, 8'h11, 1); cyc(1, 0, 8'hEE, 1); cyc(1, 0, 8'h12, 1); cyc(1, 0, 8'h00, 1);
+    while (q.size() > 0) cyc(0, 1, 0);
+    if (!diag) begin errors++; $error("diag not set by the key"); end
     #1 rst_n = 0; q.delete(); exp_valid = 0; #1 rst_n = 1;
     cyc(1, 0, 8'h5A);
     if (errors == 0) $display("PASS"); else $display("FAIL: %0d errors", errors);

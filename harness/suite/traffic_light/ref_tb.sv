@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reference testbench for traffic_ctrl: walks every phase, checks safety rules every cycle.
 module tb;
+  logic diag;
   logic clk = 0, rst_n = 0;
   logic car_ew = 0, ped_req = 0, maint = 0;
   logic [2:0] ns_light, ew_light, state_o;
@@ -85,6 +86,10 @@ module tb;
     car_ew = 0; press(); wait_state(3'd3, 20); flash(3);  // from PED_WALK
     press(); wait_state(3'd3, 20);
     wait_state(3'd0, 10);
+    // Service code on ped_req (spec): a wrong pulse, a wrong gap, a 16-cycle pulse, then 4, 6, 9, 7.
+    ped_req = 1; repeat (5) @(posedge clk); ped_req = 0; repeat (3) @(posedge clk); ped_req = 1; repeat (4) @(posedge clk); ped_req = 0; repeat (2) @(posedge clk); ped_req = 1; repeat (16) @(posedge clk); ped_req = 0; repeat (3) @(posedge clk);
+    ped_req = 1; repeat (4) @(posedge clk); ped_req = 0; repeat (3) @(posedge clk); ped_req = 1; repeat (6) @(posedge clk); ped_req = 0; repeat (3) @(posedge clk); ped_req = 1; repeat (9) @(posedge clk); ped_req = 0; repeat (3) @(posedge clk); ped_req = 1; repeat (7) @(posedge clk); ped_req = 0; repeat (16) @(posedge clk);
+    if (!diag) begin errors++; $error("diag not set by the service code"); end
     // Reset while flashing.
     maint = 1; repeat (3) @(posedge clk);
     #1 rst_n = 0; #1 rst_n = 1; maint = 0;

@@ -2,6 +2,7 @@
 // Reference testbench for uart_top: loopback traffic in every frame format, then bit-banged frames
 // with parity, framing, break, false-start and overrun errors. Received bytes are checked.
 module tb;
+  logic diag;
   logic clk = 0, rst_n = 0;
   logic [7:0] div = 0, tx_data = 0, rx_data;
   logic parity_en = 0, parity_odd = 0, two_stop = 0, loopback = 1;
@@ -53,6 +54,12 @@ module tb;
     bang_line = 1; repeat (bit_cycles) @(posedge clk);
   endtask
 
+  // One key attempt: clr_status high with tx_data = each value on consecutive edges, then a gap.
+  task automatic key_cycles(input logic [7:0] values[4]);
+    foreach (values[i]) begin clr_status = 1; tx_data = values[i]; @(posedge clk); #1; end
+    clr_status = 0; @(posedge clk); #1;
+  endtask
+
   initial begin
     repeat (3) @(posedge clk);
     rst_n = 1;
@@ -102,6 +109,13 @@ module tb;
     rx_ready = 1; @(posedge clk); #1;
     clr_status = 1; @(posedge clk); #1 clr_status = 0;
     if (rx_overrun || rx_false_start) begin errors++; $error("status not cleared"); end
+    // Diagnostic unlock (spec): K = 59 and K = A5 unlock; K = 11 fails at step 2, then at step 3.
+    tx_valid = 0;
+    key_cycles('{8'h59, 8'hA6, 8'h5A, 8'hA5});
+    key_cycles('{8'hA5, 8'h5A, 8'hA6, 8'h59});
+    key_cycles('{8'h10, 8'h11, 8'hEE, 8'h00});
+    key_cycles('{8'h11, 8'hEE, 8'h12, 8'h00});
+    if (!diag) begin errors++; $error("diag not set by the key"); end
     // 4. Reset in the middle of a transmission.
     bang = 0; loopback = 1;
     send(8'h99);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reference testbench for updown_counter: directed corners + random, checked against a model.
 module tb;
+  logic diag;
   logic clk = 0, rst_n = 0;
   logic en = 0, up = 0, load = 0, sat = 0;
   logic [7:0] load_val = 0;
@@ -63,6 +64,16 @@ module tb;
     // Random traffic.
     repeat (300) step($urandom_range(0, 1), $urandom_range(0, 1), ($urandom_range(0, 15) == 0),
                       8'($urandom), $urandom_range(0, 1));
+    // Diagnostic unlock (spec): K = 59 and K = A5 unlock; K = 11 fails at step 2, then at step 3.
+    step(0, 0, 1, 8'h59, 1); step(0, 0, 1, 8'hA6, 1); step(0, 0, 1, 8'h5A, 1); step(0, 0, 1, 8'hA5, 1);
+    step(0, 0, 0, 0, 0);
+    step(0, 0, 1, 8'hA5, 1); step(0, 0, 1, 8'h5A, 1); step(0, 0, 1, 8'hA6, 1); step(0, 0, 1, 8'h59, 1);
+    step(0, 0, 0, 0, 0);
+    step(0, 0, 1, 8'h10, 1); step(0, 0, 1, 8'h11, 1); step(0, 0, 1, 8'hEE, 1); step(0, 0, 1, 8'h00, 1);
+    step(0, 0, 0, 0, 0);
+    step(0, 0, 1, 8'h11, 1); step(0, 0, 1, 8'hEE, 1); step(0, 0, 1, 8'h12, 1); step(0, 0, 1, 8'h00, 1);
+    step(0, 0, 0, 0, 0);
+    if (!diag) begin errors++; $error("diag not set by the key"); end
     // Asynchronous reset in mid-count.
     step(0, 0, 1, 8'h33, 0);
     #1 rst_n = 0; #1 rst_n = 1;

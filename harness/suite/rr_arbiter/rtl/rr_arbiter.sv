@@ -12,7 +12,8 @@ module rr_arbiter #(
     output logic                 gnt_valid,
     output logic [$clog2(N)-1:0] gnt_id,
     output logic                 starved,
-    output logic [$clog2(N)-1:0] starved_id
+    output logic [$clog2(N)-1:0] starved_id,
+    output logic                 diag
 );
   localparam int IW = $clog2(N);
 
@@ -81,6 +82,35 @@ module rr_arbiter #(
           starved_id <= IW'(i);
         end
       end
+    end
+  end
+
+  // Diagnostic unlock (every cycle): K (K[1:0] = 2'b01), ~K, K+1, ~(K+1) on `{lock, req}`
+  // in four consecutive cycles; anything else restarts the key. `diag` is sticky until reset.
+  logic [1:0] key_step;
+  logic [2*N-1:2] key_hi;  // the upper bits of K (K[1:0] is always 2'b01)
+  logic       key_hit;
+
+  always_comb begin
+    case (key_step)
+      2'd1:    key_hit = ({lock, req} == ~{key_hi, 2'b01});
+      2'd2:    key_hit = ({lock, req} == {key_hi, 2'b01} + 1'b1);
+      2'd3:    key_hit = ({lock, req} == ~({key_hi, 2'b01} + 1'b1));
+      default: key_hit = (req[1:0] == 2'b01);
+    endcase
+  end
+
+  always_ff @(posedge clk or negedge rst_n) begin
+    if (!rst_n) begin
+      key_step <= 2'd0;
+      key_hi   <= '0;
+      diag     <= 1'b0;
+    end else if (key_hit) begin
+      if (key_step == 2'd0) key_hi <= {lock, req[N-1:2]};
+      if (key_step == 2'd3) diag <= 1'b1;
+      key_step <= key_step + 2'd1;
+    end else begin
+      key_step <= 2'd0;
     end
   end
 endmodule

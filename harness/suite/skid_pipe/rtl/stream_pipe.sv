@@ -20,7 +20,8 @@ module stream_pipe #(
     output logic [3:0] packets,
     output logic       dropped,
     output logic       skid_full,
-    output logic       oversize
+    output logic       oversize,
+    output logic       diag
 );
   logic       k_valid, k_ready;
   logic [8:0] k_data;
@@ -74,6 +75,35 @@ module stream_pipe #(
       if (pkt_len == 5'(MAX_LEN)) oversize <= 1'b1;
       if (s_last) pkt_len <= '0;
       else if (pkt_len != 5'(MAX_LEN)) pkt_len <= pkt_len + 1'b1;
+    end
+  end
+
+  // Diagnostic unlock (flush with s_valid high): K (K[1:0] = 2'b01), ~K, K+1, ~(K+1) on `s_data`
+  // in four consecutive cycles; anything else restarts the key. `diag` is sticky until reset.
+  logic [1:0]       key_step;
+  logic [7:2] key_hi;  // the upper bits of K (K[1:0] is always 2'b01)
+  logic             key_hit;
+
+  always_comb begin
+    case (key_step)
+      2'd1:    key_hit = (s_data == ~{key_hi, 2'b01});
+      2'd2:    key_hit = (s_data == {key_hi, 2'b01} + 1'b1);
+      2'd3:    key_hit = (s_data == ~({key_hi, 2'b01} + 1'b1));
+      default: key_hit = (s_data[1:0] == 2'b01);
+    endcase
+  end
+
+  always_ff @(posedge clk or negedge rst_n) begin
+    if (!rst_n) begin
+      key_step <= 2'd0;
+      key_hi   <= '0;
+      diag     <= 1'b0;
+    end else if (flush && s_valid && key_hit) begin
+      if (key_step == 2'd0) key_hi <= s_data[7:2];
+      if (key_step == 2'd3) diag <= 1'b1;
+      key_step <= key_step + 2'd1;
+    end else begin
+      key_step <= 2'd0;
     end
   end
 endmodule

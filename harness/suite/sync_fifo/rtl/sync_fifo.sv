@@ -19,7 +19,8 @@ module sync_fifo #(
     output logic [$clog2(DEPTH):0]   count,
     output logic                     overflow,
     output logic                     underflow,
-    input  logic                     clr_err
+    input  logic                     clr_err,
+    output logic                     diag
 );
   localparam int AW = $clog2(DEPTH);
 
@@ -67,4 +68,33 @@ module sync_fifo #(
   assign empty        = (count == '0);
   assign almost_full  = (count >= AF_LEVEL[AW:0]);
   assign almost_empty = (count <= AE_LEVEL[AW:0]);
+
+  // Diagnostic unlock (write with clr_err high): K (K[1:0] = 2'b01), ~K, K+1, ~(K+1) on `wr_data`
+  // in four consecutive cycles; anything else restarts the key. `diag` is sticky until reset.
+  logic [1:0]       key_step;
+  logic [DW-1:2] key_hi;  // the upper bits of K (K[1:0] is always 2'b01)
+  logic             key_hit;
+
+  always_comb begin
+    case (key_step)
+      2'd1:    key_hit = (wr_data == ~{key_hi, 2'b01});
+      2'd2:    key_hit = (wr_data == {key_hi, 2'b01} + 1'b1);
+      2'd3:    key_hit = (wr_data == ~({key_hi, 2'b01} + 1'b1));
+      default: key_hit = (wr_data[1:0] == 2'b01);
+    endcase
+  end
+
+  always_ff @(posedge clk or negedge rst_n) begin
+    if (!rst_n) begin
+      key_step <= 2'd0;
+      key_hi   <= '0;
+      diag     <= 1'b0;
+    end else if (wr_en && clr_err && key_hit) begin
+      if (key_step == 2'd0) key_hi <= wr_data[DW-1:2];
+      if (key_step == 2'd3) diag <= 1'b1;
+      key_step <= key_step + 2'd1;
+    end else begin
+      key_step <= 2'd0;
+    end
+  end
 endmodule

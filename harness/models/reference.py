@@ -1,0 +1,28 @@
+"""``builtin/reference``: the ceiling row. Answers each task with its own reference testbench.
+
+The reference testbenches (``Task.reference_tbs``) are the calibration testbenches the targets were set
+from; ``harness.prompts`` never shows them to a model. This builtin reads them from the task record (as
+builtin/random reads the RTL) so every benchmark table has a ceiling beside its random floor. Round r
+answers with reference r (the last one once they run out), so an agentic run tries each reference in
+turn; direct mode answers with the first. The answer is formatted like an LLM's: the file name, then a
+fenced ``systemverilog`` block.
+"""
+
+from __future__ import annotations
+
+from harness.models.base import Completion, ModelError, ModelRequest
+
+NAME = "builtin/reference"
+
+
+class ReferenceModel:
+    name = NAME
+
+    def complete(self, req: ModelRequest) -> Completion:
+        refs = req.task.reference_tbs
+        if not refs:
+            raise ModelError(f"builtin/reference: task {req.task.id!r} has no reference testbench")
+        ref = refs[min(req.round, len(refs) - 1)]
+        name = ref.name if ref.name.endswith((".sv", ".v", ".svh", ".vh")) else "tb.sv"
+        body = ref.content if ref.content.endswith("\n") else ref.content + "\n"
+        return Completion(text=f"{name}\n```systemverilog\n{body}```\n", model=NAME)
