@@ -266,7 +266,8 @@ def executor_from_options(executor: str, ray_address: str | None, engine=None, w
         raise click.UsageError(str(e)) from None
     isolation = getattr(ex, "worker_isolation", None) or ex.engine.isolation
     warning = isolation_warning(isolation)
-    if warning:
+    # ECOV_SANDBOX=rlimit is a choice already made and announced (the ECov image's entrypoint does so).
+    if warning and not (executor == "local" and os.environ.get("ECOV_SANDBOX") == "rlimit"):
         click.echo(("on the Ray workers: " if executor == "ray" else "") + warning, err=True)
     return ex
 
