@@ -178,10 +178,14 @@ class RayExecutor(Executor):
             try:
                 info = ray.get(ray.remote(num_cpus=1, memory=memory_mb * 1024 * 1024)(worker_info)
                                .remote(self._config))
+                self._check(info["identity"], info["worker"])
             except ray.exceptions.RayError as e:  # e.g. no usable sandbox on the worker
+                self.close()
                 cause = getattr(e, "cause", None) or e
                 raise ExecutorError(f"a Ray worker cannot score: {type(cause).__name__}: {cause}") from None
-            self._check(info["identity"], info["worker"])
+            except ExecutorError:
+                self.close()
+                raise
             self.worker_isolation = info["isolation"]
 
     def _check(self, identity: dict, worker: str) -> None:
