@@ -244,8 +244,8 @@ def make_executor(kind: str = "local", engine=None, *, address: str | None = Non
 def executor_options(fn: Callable) -> Callable:
     """The ``--executor`` / ``--ray-address`` options, the same on every command that scores."""
     fn = click.option("--ray-address", default=None, metavar="ADDR",
-                      help="Ray cluster to join with --executor ray (host:port or ray://host:10001; "
-                           "default: $RAY_ADDRESS, else a running local cluster, else a new one).")(fn)
+                      help="Ray cluster to join with --executor ray: the head's HOST:PORT (6379 by default) "
+                           "or 'auto' [default: $RAY_ADDRESS, else a running local cluster, else a new one].")(fn)
     fn = click.option("--executor", type=click.Choice(EXECUTORS), default="local", show_default=True,
                       help="where builds and simulations run: this machine, or a Ray cluster "
                            "(pip install 'ecov[ray]'; see docs/scale.md).")(fn)
