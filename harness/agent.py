@@ -1,9 +1,24 @@
 """Agent loops: one sample of one task, round by round (direct, agentic memoryless, agentic history).
 
 Each round: build the chat (harness.prompts), ask the model, parse the answer (harness.parse), score the
-testbench (the engine), render the feedback o_t, and hand a RoundRecord to ``on_round``. A round whose
-answer gives no testbench keeps the previous testbench x_t and its result; its o_t is the parse error.
-The loop stops at the first round meeting every target, or after ``max_rounds``.
+testbench (the engine), render the feedback o_t (harness.feedback), and hand a RoundRecord to
+``on_round``. The protocol (harness.protocol) decides the rest:
+
+- memory: the memoryless prompt shows the best state so far (llm4cov: replaced only when a new state
+  ranks at least as high: ran, has coverage, met targets, overall) or the latest one (ecov);
+- unusable answers (no file name, no code block, cut off at the length limit): asked again with the same
+  chat up to ``format_reasks`` times without spending a round (llm4cov; if still unusable the sample
+  ends, as the released code's query raises), or the round is spent and its feedback is the parse error
+  (ecov);
+- early stop: overall coverage reaches 100% (llm4cov) or every target is met (ecov).
+
+``run_sample`` is the entry point for evaluation (harness.run) and for trainers' rollouts: give it a
+task, a model (``complete(ModelRequest) -> Completion``) and a scorer ``(design, testbench, seed) ->
+ScoreResult``.
+
+The testbench language (``AgentConfig.tb_lang``, or ``run_sample(tb_lang=...)``) picks prompts and
+parser: SystemVerilog uses the protocol's layout (harness.prompts, harness.parse); another track
+(harness.cocotb.track) brings its own, and the protocol still sets memory, re-asks, rounds and stops.
 """
 
 from __future__ import annotations
@@ -11,11 +26,13 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from harness.feedback import FEEDBACK_RENDERERS
 from harness.metrics import sample_from_rounds
-from harness.parse import module_names, parse_response
-from harness.prompts import build_messages, followup_message, prompt_hash
+from harness.parse import CUT_OFF, ParseResult, module_names, parse_answer
+from harness.prompts import build_messages, ecov_followup, history_turns, prompt_hash
+from harness.protocol import DEFAULT_PROTOCOL, Protocol, get_protocol, replaces_best, state_key
 from harness.records import INFRA_ERROR, REJECTED, Design, ScoreResult
 from harness.results import RoundRecord, SampleRecord
 from harness.tasks import Task
@@ -35,24 +52,42 @@ class Interrupted(Exception):
 class AgentConfig:
     mode: str = "agentic"
     agent: str = "memoryless"
-    max_rounds: int = 5
+    max_rounds: int | None = None  # agentic rounds per sample; None: the protocol's (llm4cov 4, ecov 5)
     seed: int = 1  # simulation seed; the model request gets seed + sample
+    protocol: str = DEFAULT_PROTOCOL
+    tb_lang: str = "sv"  # testbench language: selects the prompt builder and answer parser
 
     def __post_init__(self):
         if self.mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
         if self.mode == "agentic" and self.agent not in AGENTS:
             raise ValueError(f"agent must be one of {', '.join(AGENTS)}, not {self.agent!r}")
-        if self.max_rounds < 1:
+        if self.max_rounds is not None and self.max_rounds < 1:
             raise ValueError("max_rounds must be at least 1")
+        get_protocol(self.protocol)
+
+    @property
+    def proto(self) -> Protocol:
+        return get_protocol(self.protocol)
 
     @property
     def rounds(self) -> int:
-        return 1 if self.mode == "direct" else self.max_rounds
+        return 1 if self.mode == "direct" else (self.max_rounds or self.proto.rounds)
 
     @property
     def agent_name(self) -> str:
         return "direct" if self.mode == "direct" else self.agent
+
+
+@dataclass
+class _State:
+    """A testbench, its result and the feedback on it: what a memoryless prompt shows."""
+
+    testbench: str
+    result: ScoreResult
+    feedback: str
+    round: int
+    key: tuple
 
 
 def safe_score(scorer: Scorer, design: Design, testbench: str, seed: int) -> ScoreResult:
@@ -63,81 +98,162 @@ def safe_score(scorer: Scorer, design: Design, testbench: str, seed: int) -> Sco
         return ScoreResult(status=INFRA_ERROR, instance=design.instance, errors=[f"{type(e).__name__}: {e}"])
 
 
-def _default_feedback(result: ScoreResult, targets: list) -> str:
-    from harness.feedback import render_feedback
-
-    return render_feedback(result, targets)
-
-
 def unusable_feedback(parse_error: str, last_feedback: str | None) -> str:
-    """o_t after an answer with no usable testbench: the parse error, then the feedback still valid."""
+    """o_t after an answer with no usable testbench (ecov): the parse error, then the feedback still valid."""
     if not last_feedback:
         return parse_error
     return (parse_error + "\n\nThe current testbench is unchanged. The feedback on it was:\n\n"
             + last_feedback)
 
 
+@dataclass(frozen=True)
+class _TbIO:
+    """Prompt building and answer parsing for one (protocol, testbench language)."""
+
+    messages: Callable  # (task, testbench | None, feedback | None) -> chat
+    parse: Callable  # (text, finish_reason, current, task, design_modules) -> ParseResult
+    followup: Callable  # ecov-style history turn: (feedback, testbench | None) -> message
+    llm4cov_history: bool  # history appends the answer as a well-formed llm4cov answer
+
+
+def tb_io(proto: Protocol, tb_lang: str = "sv") -> _TbIO:
+    """The seam between the loop and a testbench language (see harness.cocotb.track for other tracks)."""
+    if tb_lang == "sv":
+        def parse(text, finish, current, task, design_modules):
+            return parse_answer(text, proto.prompt, "sv", finish_reason=finish, current=current,
+                                dut_module=task.dut_module, design_modules=design_modules)
+
+        return _TbIO(lambda t, tb, fb: build_messages(t, tb, fb, proto, "sv"), parse, ecov_followup,
+                     proto.prompt == "llm4cov")
+    from harness.cocotb.track import get_track
+
+    track = get_track(tb_lang)
+
+    def parse_track(text, finish, current, task, design_modules):
+        if finish == "length" and proto.format_reasks:
+            return ParseResult(None, CUT_OFF)
+        return track.parse(text, current, task)
+
+    return _TbIO(track.build_messages, parse_track, track.followup_message, False)
+
+
+def visible_result(result: ScoreResult | None, proto: Protocol) -> ScoreResult | None:
+    """The raw o_t builtin models read: under a protocol whose feedback shows no uncovered code, none."""
+    if result is None or proto.feedback != "eda_summary":
+        return result
+    return replace(result, uncovered=[], uncovered_total=0)
+
+
 def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConfig,
                on_round: Callable[[RoundRecord], None] | None = None,
                stop: threading.Event | None = None,
-               feedback_fn: FeedbackFn = _default_feedback) -> tuple[list[RoundRecord], SampleRecord]:
-    """Run one sample to the end. Model errors (after the model's own retries) end the sample as failed."""
+               feedback_fn: FeedbackFn | None = None,
+               tb_lang: str | None = None) -> tuple[list[RoundRecord], SampleRecord]:
+    """Run one sample to the end. Model errors (after the model's own retries) end the sample as failed.
+
+    ``tb_lang`` (default ``config.tb_lang``) picks the testbench language's prompts and parser.
+    """
     from harness.models import ModelError, ModelRequest
 
+    proto = config.proto
+    lang = tb_lang or config.tb_lang
+    io = tb_io(proto, lang)
+    feedback_fn = feedback_fn or FEEDBACK_RENDERERS[proto.feedback]
     design = task.design
     design_modules = {n for f in task.rtl_files for n in module_names(f.content)}
     rounds: list[RoundRecord] = []
-    x: str | None = None  # current testbench x_t
-    last: ScoreResult | None = None  # its result
-    score_feedback: str | None = None  # feedback on x_t (what the last scored round said)
-    o: str | None = None  # feedback shown in the next prompt
+    memory: _State | None = None  # what a memoryless prompt shows (best or latest, per protocol)
+    latest: _State | None = None  # the last scored testbench: what ecov patches apply to
+    o: str | None = None  # ecov: the feedback shown next (the parse error after an unusable answer)
     history: list[dict] = []
     last_kind = ""
     error = ""
+    stop_reason = "rounds"
+
+    def check_stop() -> None:
+        if stop is not None and stop.is_set():
+            raise Interrupted()
 
     for r in range(config.rounds):
-        if stop is not None and stop.is_set():
-            raise Interrupted()
+        check_stop()
+        shown = memory if proto.memory == "best" else latest
         if r == 0 or config.mode == "direct":
-            messages = build_messages(task)
-        elif config.agent == "memoryless":
-            messages = build_messages(task, x, o)
+            messages, state_round = io.messages(task, None, None), None
+        elif config.agent == "history":
+            messages, state_round = list(history), r - 1
+            if not io.llm4cov_history:
+                messages.append(io.followup(o or "", None if last_kind == "full" else
+                                            (latest.testbench if latest else None)))
+        elif proto.memory == "best":
+            messages, state_round = io.messages(task, memory.testbench, memory.feedback), memory.round
         else:
-            messages = history + [followup_message(o or "", None if last_kind == "full" else x)]
+            messages = io.messages(task, latest.testbench if latest else None, o)
+            state_round = latest.round if latest else None
         t0 = time.monotonic()
+        reasons: list[str] = []
+        rejected: list[str] = []
+        rejected_finish: list[str] = []
+        tokens = [0, 0, 0.0]
         try:
-            c = model.complete(ModelRequest(messages, task, testbench=x, result=last, round=r,
-                                            sample=sample, seed=config.seed + sample))
+            while True:
+                c = model.complete(ModelRequest(
+                    messages, task, testbench=shown.testbench if shown else None,
+                    result=visible_result(shown.result if shown else None, proto), round=r, sample=sample,
+                    seed=config.seed + sample, attempt=len(rejected), tb_lang=lang))
+                tokens = [tokens[0] + (c.prompt_tokens or 0), tokens[1] + (c.completion_tokens or 0),
+                          tokens[2] + float(c.cost or 0.0)]
+                check_stop()
+                parsed = io.parse(c.text, c.finish_reason, latest.testbench if latest else None, task,
+                                  design_modules)
+                if parsed.ok or len(rejected) >= proto.format_reasks:
+                    break
+                reasons.append(parsed.error)
+                rejected.append(c.text)
+                rejected_finish.append(c.finish_reason)
         except ModelError as e:
             error = f"model error at round {r}: {e}"
+            stop_reason = "model_error"
             break
-        if stop is not None and stop.is_set():
-            raise Interrupted()
-        parsed = parse_response(c.text, current=x, dut_module=task.dut_module, design_modules=design_modules)
+        new_best = False
         if parsed.ok:
             res = safe_score(scorer, design, parsed.testbench, config.seed)
-            x, last = parsed.testbench, res
-            score_feedback = feedback_fn(res, task.targets)
-            feedback = score_feedback
+            feedback = feedback_fn(res, task.targets)
+            state = _State(parsed.testbench, res, feedback, r, state_key(res, task.targets))
+            latest = state
+            if proto.memory == "latest" or replaces_best(proto, state.key, memory.key if memory else None):
+                memory, new_best = state, True
+            o = feedback
         else:
-            res = last or ScoreResult(status=REJECTED, instance=task.dut_instance, errors=[parsed.error])
-            feedback = unusable_feedback(parsed.error, score_feedback)
+            res = (memory.result if proto.memory == "best" and memory else latest.result if latest else None) \
+                or ScoreResult(status=REJECTED, instance=task.dut_instance, errors=[parsed.error])
+            feedback = (parsed.error if proto.format_reasks else
+                        unusable_feedback(parsed.error, latest.feedback if latest else None))
+            o = feedback
         passed = parsed.ok and res.meets(task.targets)
         rec = RoundRecord(
             task_id=task.id, sample=sample, round=r, prompt_hash=prompt_hash(messages), response=c.text,
             testbench=parsed.testbench or "", parse_error=parsed.error, feedback=feedback,
-            result=res.to_dict(), passed=passed, prompt_tokens=c.prompt_tokens or 0,
-            completion_tokens=c.completion_tokens or 0, cost=float(c.cost or 0.0),
-            seconds=round(time.monotonic() - t0, 3), messages=messages,
+            result=res.to_dict(), passed=passed, prompt_tokens=tokens[0], completion_tokens=tokens[1],
+            cost=round(tokens[2], 10), seconds=round(time.monotonic() - t0, 3), messages=messages,
+            finish_reason=c.finish_reason, reasks=len(rejected), reask_reasons=reasons,
+            rejected_responses=rejected, rejected_finish=rejected_finish, state_round=state_round,
+            new_best=new_best,
         )
-        if stop is not None and stop.is_set():
-            raise Interrupted()
+        check_stop()
         rounds.append(rec)
         if on_round is not None:
             on_round(rec)
-        if passed:
+        if not parsed.ok and proto.format_reasks:
+            stop_reason = "format"  # still unusable after the re-asks: the released code's query raises
             break
-        o, last_kind = feedback, parsed.kind
-        history = messages + [{"role": "assistant", "content": c.text}]
+        if parsed.ok and proto.stop_after(res, task.targets):
+            stop_reason = proto.early_stop
+            break
+        if config.agent == "history" and config.mode == "agentic":
+            if not io.llm4cov_history:
+                history = messages + [{"role": "assistant", "content": c.text}]
+            else:
+                history = messages + history_turns(task, proto, parsed.testbench or "", feedback, None)
+        last_kind = parsed.kind
 
-    return rounds, sample_from_rounds(task.id, sample, rounds, error)
+    return rounds, sample_from_rounds(task.id, sample, rounds, error, protocol=proto, stop_reason=stop_reason)

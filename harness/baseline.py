@@ -237,7 +237,10 @@ def default_out(benchmark: str) -> Path | None:
 @click.option("-n", "n_samples", type=click.IntRange(min=1), default=3, show_default=True,
               help="builtin/random samples per task and mode.")
 @click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--max-rounds", type=click.IntRange(min=1), default=5, show_default=True)
+@click.option("--max-rounds", type=click.IntRange(min=0), default=0, show_default=True,
+              help="agentic rounds (0: the protocol's).")
+@click.option("--protocol", default="llm4cov", show_default=True, type=click.Choice(["llm4cov", "ecov"]),
+              help="evaluation protocol of both runs (harness.protocol).")
 @click.option("--split", default="test", show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True)
 @click.option("--runs", "runs_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -247,7 +250,7 @@ def default_out(benchmark: str) -> Path | None:
               help="make the record from two finished builtin/random runs instead of running them.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help=f"[default: beside the built benchmark, BENCHMARK/{RECORD_NAME}; embedded: harness/suite/]")
-def random_baseline_cmd(benchmark, n_samples, seed, max_rounds, split, workers, runs_dir, existing, out):
+def random_baseline_cmd(benchmark, n_samples, seed, max_rounds, protocol, split, workers, runs_dir, existing, out):
     """Record which tasks of BENCHMARK builtin/random fails (random_baseline.json): runs builtin/random
     in direct and agentic mode, n samples each, and writes per task the passing samples of each mode."""
     from harness.cli.eval import slug
@@ -258,7 +261,7 @@ def random_baseline_cmd(benchmark, n_samples, seed, max_rounds, split, workers, 
     if existing:
         direct, agentic = existing
     else:
-        direct, agentic = _run_both(benchmark, split, n_samples, seed, max_rounds, workers,
+        direct, agentic = _run_both(benchmark, split, n_samples, seed, max_rounds, protocol, workers,
                                     runs_dir or Path("runs"), slug(benchmark))
     try:
         from harness.dataset import load_benchmark
@@ -272,6 +275,7 @@ def random_baseline_cmd(benchmark, n_samples, seed, max_rounds, split, workers, 
     except ValueError as e:
         raise click.ClickException(str(e)) from None
     path = rec.write(out)
+    _note_in_manifest(path.parent, rec)
     hard = sorted(rec.random_hard)
     click.echo(f"{rec.benchmark}: builtin/random x{rec.n} (seed {rec.seed}) fails {len(hard)} of {len(rec.tasks)} "
                f"tasks in agentic mode -> {path}")
@@ -279,7 +283,31 @@ def random_baseline_cmd(benchmark, n_samples, seed, max_rounds, split, workers, 
         click.echo("random-hard: " + ", ".join(hard))
 
 
-def _run_both(benchmark, split, n, seed, max_rounds, workers, runs_dir: Path, tag: str) -> tuple[Path, Path]:
+def summary_line(rec: RandomBaseline) -> dict[str, Any]:
+    """The record in a few numbers: tasks passed (any of n samples) per mode, and the random-hard count."""
+    n = len(rec.tasks)
+    return {
+        "n": rec.n, "seed": rec.seed, "protocol": rec.protocol, "max_rounds": rec.max_rounds, "tasks": n,
+        "direct_passed": sum(b.direct > 0 for b in rec.tasks.values()),
+        "agentic_passed": sum(b.agentic > 0 for b in rec.tasks.values()),
+        "direct_pass_rate": round(100.0 * sum(b.direct for b in rec.tasks.values()) / (n * rec.n), 2) if n else 0.0,
+        "agentic_pass_rate": round(100.0 * sum(b.agentic for b in rec.tasks.values()) / (n * rec.n), 2) if n else 0.0,
+        "random_hard": len(rec.random_hard),
+    }
+
+
+def _note_in_manifest(folder: Path, rec: RandomBaseline) -> None:
+    """A built folder's manifest carries the summary, so the card and `ecov-data list` can show it."""
+    from harness.dataset import MANIFEST, read_manifest, write_manifest
+
+    if (folder / MANIFEST).is_file():
+        manifest = read_manifest(folder)
+        manifest["random_baseline"] = summary_line(rec)
+        write_manifest(folder, manifest)
+
+
+def _run_both(benchmark, split, n, seed, max_rounds, protocol, workers, runs_dir: Path,
+              tag: str) -> tuple[Path, Path]:
     from harness.cli.eval import _load_tasks
     from harness.dataset import dataset_hash
     from harness.models import get_model
@@ -292,7 +320,8 @@ def _run_both(benchmark, split, n, seed, max_rounds, workers, runs_dir: Path, ta
         folder = runs_dir / f"random-baseline_{tag}_{mode}"
         config = RunConfig(model="builtin/random", mode=mode, agent="memoryless" if mode == "agentic" else "direct",
                            benchmark=benchmark, dataset_hash=dataset_hash(tasks), n_samples=n,
-                           max_rounds=max_rounds if mode == "agentic" else 1, seed=seed, split=split)
+                           max_rounds=max_rounds if mode == "agentic" else 1, seed=seed, split=split,
+                           protocol=protocol)
         click.echo(f"builtin/random {mode}, n={n}: {folder}", err=True)
         run_eval(tasks, get_model("builtin/random"), config, folder, workers=workers)
         folders.append(folder)

@@ -29,12 +29,13 @@ from harness.records import (
     ScoreResult,
 )
 from harness.sim import coverage as cov
-from harness.sim.rules import check_testbench, module_names
+from harness.sim import integrity
+from harness.sim.rules import Violation, check_design, module_names
 from harness.sim.sandbox import Limits, Sandbox, make_sandbox
 from harness.sim.verilator import BuildOptions, VerilatorBackend, find_top
 
 # Bump when anything that changes figures for the same inputs changes (parsing, aggregation, flags).
-SCORING_VERSION = "2"
+SCORING_VERSION = "4"  # 3: --flatten; 4: integrity layer (preprocessed rules, harness main, point-set/DUT checks)
 TB_FILE = "testbench.sv"
 RTL_DIR = "rtl"
 HEADER_SUFFIXES = (".vh", ".svh", ".h", ".inc")
@@ -93,41 +94,46 @@ class Engine:
         return result
 
     def _score(self, design: Design, testbench: str, seed: int) -> ScoreResult:
-        known = self.lookup(design, testbench, seed)
+        known, violations = self._lookup(design, testbench, seed)
         if known is not None:
             return known
         base = ScoreResult(status=OK, instance=design.instance, isolation=self.isolation, seed=seed,
-                           key=self.cache_key(design, testbench, seed))
-        result = self._build_and_run(design, testbench, seed, base)
+                           isolated=self.sandbox.isolated, key=self.cache_key(design, testbench, seed))
+        result = self._build_and_run(design, testbench, seed, base, violations)
         self.remember(design, testbench, seed, result)
         return result
 
     def lookup(self, design: Design, testbench: str, seed: int = 1) -> ScoreResult | None:
         """The result without building: a rule rejection or a score-cache hit; None when the testbench
         must be built and run. (harness.executor asks this before sending a job to another machine.)"""
-        design_modules = [m for f in design.files for m in module_names(f.content)]
-        violations = check_testbench(testbench, design_modules, [f.name for f in design.files], design.instance)
-        if violations:
+        return self._lookup(design, testbench, seed)[0]
+
+    def _lookup(self, design: Design, testbench: str, seed: int) -> tuple[ScoreResult | None, list[Violation]]:
+        violations = check_design(design, testbench, self.sandbox)
+        if any(not v.deferred for v in violations):
             return ScoreResult(status=REJECTED, instance=design.instance, isolation=self.isolation, seed=seed,
-                               errors=[str(v) for v in violations])
+                               isolated=self.sandbox.isolated,
+                               errors=[str(v) for v in violations if not v.deferred]), violations
         path = self._cache_path(self.cache_key(design, testbench, seed))
         if self.config.use_cache and path.exists():
             try:
                 hit = ScoreResult.from_dict(json.loads(path.read_text()))
                 hit.cached = True
                 hit.isolation = self.isolation
-                return hit
+                hit.isolated = self.sandbox.isolated
+                return hit, violations
             except (json.JSONDecodeError, TypeError, KeyError):
                 path.unlink(missing_ok=True)
-        return None
+        return None, violations
 
     def remember(self, design: Design, testbench: str, seed: int, result: ScoreResult) -> None:
         """Cache a result (computed here or by a worker with the same backend), unless it is transient."""
-        if self.config.use_cache and result.status not in (INFRA_ERROR, TIMEOUT, REJECTED):
+        if self.config.use_cache and result.status not in (INFRA_ERROR, TIMEOUT):
             path = self._cache_path(self.cache_key(design, testbench, seed))
             write_text_atomic(path, json.dumps(result.to_dict(timing=False), sort_keys=True))
 
-    def _build_and_run(self, design: Design, testbench: str, seed: int, base: ScoreResult) -> ScoreResult:
+    def _build_and_run(self, design: Design, testbench: str, seed: int, base: ScoreResult,
+                       deferred: list[Violation] | None = None) -> ScoreResult:
         tb_modules = module_names(testbench)
         if not tb_modules:
             return replace(base, status=COMPILE_ERROR,
@@ -141,44 +147,63 @@ class Engine:
             build_limits = Limits(wall_seconds=cfg.compile_seconds, cpu_seconds=int(cfg.compile_seconds) + 10,
                                   memory_mb=max(cfg.memory_mb, 4096), output_bytes=cfg.output_bytes, processes=256)
             try:
-                built = self.backend.build(job, sources, top, build_limits)
+                built = self.backend.build(job, sources, top, build_limits, tb_file=TB_FILE)
             except (OSError, RuntimeError) as exc:
                 return replace(base, status=INFRA_ERROR, errors=[f"harness failure while building: {exc}"])
             warnings = _warnings(built.log)
+            base.phases = dict(built.phases)
             if not built.ok:
                 errors = _compile_errors(built.log, job) or [_relative(built.log[-2000:], job) or built.stage + " failed"]
                 return replace(base, status=COMPILE_ERROR, errors=errors, warnings=warnings,
                                log_tail=_relative(built.log[-3000:], job))
+            if deferred:  # Verilator accepted what the rules could not read: refused, never run
+                return replace(base, status=REJECTED, errors=[str(v) for v in deferred], warnings=warnings)
             run_limits = Limits(wall_seconds=cfg.run_seconds, cpu_seconds=int(cfg.run_seconds) + 5,
                                 memory_mb=cfg.memory_mb, output_bytes=cfg.output_bytes, processes=cfg.processes)
-            ran = self.backend.run(job, seed, run_limits)
-            out = _clean_sim_log(ran.output)
-            status, errors = OK, []
-            if ran.timed_out:
-                status, errors = TIMEOUT, [f"simulation did not finish within {cfg.run_seconds:.0f} s of wall time "
-                                           "(missing $finish, or an endless loop?)"]
-            elif ran.output_capped:
-                status, errors = CRASHED, [f"simulation printed more than {cfg.output_bytes} bytes and was stopped"]
-            elif ran.output.startswith("bwrap:"):
-                status, errors = INFRA_ERROR, [f"sandbox failed to start: {ran.output.strip()[:300]}"]
-            elif ran.returncode != 0:
-                status = CRASHED
-                errors = [_crash_reason(ran.returncode, out)]
-            elif "$finish" not in ran.output:
-                status, errors = NO_FINISH, ["simulation ended without $finish (it ran out of events)"]
-            result = replace(base, status=status, errors=errors, warnings=warnings, log_tail=out[-3000:])
-            dat = job / "coverage.dat"
-            if dat.exists():
-                self._attach_coverage(result, dat.read_text(errors="replace"), design)
-            elif status == OK:
-                result.errors.append("the simulation wrote no coverage.dat")
-            return result
+            out, nonce = integrity.new_run_dir(jobs)
+            try:
+                ran = self.backend.run(job, seed, run_limits, out, nonce)
+                base.phases["run"] = round(ran.seconds, 3)
+                got = integrity.read_run(out, nonce)
+            finally:
+                integrity.remove_run_dir(out)
+            return self._judge_run(base, ran, got, design, warnings)
         finally:
             if not self.config.keep_jobs:
                 shutil.rmtree(job, ignore_errors=True)
 
-    def _attach_coverage(self, result: ScoreResult, dat: str, design: Design) -> None:
-        points = cov.parse_coverage_dat(dat)
+    def _judge_run(self, base: ScoreResult, ran, got: integrity.RunOutput, design: Design,
+                   warnings: list[str]) -> ScoreResult:
+        """Status from the process and the harness main's end marker; coverage only when it can be trusted."""
+        cfg = self.config
+        out = _clean_sim_log(ran.output)
+        status, errors = OK, []
+        if ran.timed_out:
+            status, errors = TIMEOUT, [f"simulation did not finish within {cfg.run_seconds:.0f} s of wall time "
+                                       "(missing $finish, or an endless loop?)"]
+        elif ran.output_capped:
+            status, errors = CRASHED, [f"simulation printed more than {cfg.output_bytes} bytes and was stopped"]
+        elif ran.output.startswith("bwrap:"):
+            status, errors = INFRA_ERROR, [f"sandbox failed to start: {ran.output.strip()[:300]}"]
+        elif ran.returncode != 0:
+            status, errors = CRASHED, [_crash_reason(ran.returncode, out)]
+        elif not got.ended:
+            status, errors = CRASHED, [str(got.error)]
+        elif not got.finished:
+            status, errors = NO_FINISH, ["simulation ended without $finish (it ran out of events)"]
+        result = replace(base, status=status, errors=errors, warnings=warnings, log_tail=out[-3000:])
+        if status not in (OK, NO_FINISH):
+            return result
+        # Files, not module names, decide what is design below the instance (names found by regex could
+        # miss a macro-built module); the instance itself must be the DUT module.
+        problem = got.error or integrity.check_point_set(got.points, got.coverage) or integrity.check_dut(
+            got.coverage, design.instance, design.top, None, {Path(f.name).name for f in design.files})
+        if problem is not None:
+            return replace(result, status=REJECTED, errors=[str(problem)])
+        self._attach_coverage(result, got.coverage, design)
+        return result
+
+    def _attach_coverage(self, result: ScoreResult, points: list[cov.CoveragePoint], design: Design) -> None:
         result.coverage = cov.coverage_table(points, design.instance)
         mine = cov.dut_points(points, design.instance)
         if not mine:

@@ -237,6 +237,9 @@ def make_executor(kind: str = "local", engine=None, *, address: str | None = Non
             raise ExecutorError("--ray-address needs --executor ray")
         return LocalExecutor(engine, workers)
     if kind == "ray":
+        if not hasattr(engine, "lookup"):
+            raise ExecutorError(f"--executor ray scores with harness.engine.Engine (the SystemVerilog track); "
+                                f"{type(engine).__name__} runs with --executor local")
         return RayExecutor(engine, address, **ray_options)
     raise ExecutorError(f"unknown executor {kind!r}: choose {' or '.join(EXECUTORS)}")
 
@@ -263,16 +266,17 @@ def isolation_warning(isolation: str) -> str | None:
 
 
 def executor_from_options(executor: str, ray_address: str | None, engine=None, workers: int = 2) -> Executor:
-    """For CLIs: the executor, or a click error that says what to do; warns on stderr when not isolated."""
+    """For CLIs: the executor, or a click error that says what to do; warns on stderr when the Ray
+    workers' sandbox is not isolated."""
     try:
         ex = make_executor(executor, engine, address=ray_address, workers=workers)
     except ExecutorError as e:
         raise click.UsageError(str(e)) from None
-    isolation = getattr(ex, "worker_isolation", None) or ex.engine.isolation
-    warning = isolation_warning(isolation)
-    # ECOV_SANDBOX=rlimit is a choice already made and announced (the ECov image's entrypoint does so).
-    if warning and not (executor == "local" and os.environ.get("ECOV_SANDBOX") == "rlimit"):
-        click.echo(("on the Ray workers: " if executor == "ray" else "") + warning, err=True)
+    # Where builds run here, the commands say themselves when the sandbox is not isolated; the
+    # workers' sandbox is known only from their answer.
+    warning = isolation_warning(getattr(ex, "worker_isolation", ""))
+    if warning:
+        click.echo("on the Ray workers: " + warning, err=True)
     return ex
 
 

@@ -1,7 +1,13 @@
-"""Simulator feedback o_t for agents: status, first errors, coverage per metric, uncovered code.
+"""Simulator feedback o_t for agents, one renderer per protocol (``FEEDBACK_RENDERERS``).
 
-Bounded in size, because it goes into every prompt: the uncovered listing groups points by source line
-and is cut at ``max_chars`` with a note of how much was left out.
+- ``render_feedback`` (protocol ``ecov``): status, first errors, coverage per metric against the
+  targets, and the uncovered code grouped by source line.
+- ``render_eda_feedback`` (protocol ``llm4cov``): what the LLM4Cov EDA worker returns to its agent:
+  how the answer parsed, then the run's status and stage with either the coverage summary of the DUT
+  hierarchy (per instance, per metric) or the error log, then the instruction for the next step.
+  No targets and no uncovered lines.
+
+Bounded in size, because it goes into every prompt: text is cut at ``max_chars`` with a note.
 """
 
 from __future__ import annotations
@@ -111,3 +117,57 @@ def render_feedback(result: ScoreResult, targets: list[Target] | None = None, ma
         lines += uncovered_listing(result, budget)
     text = "\n".join(lines)
     return text if len(text) <= max_chars else text[: max_chars - 40] + "\n  ... (feedback truncated)"
+
+
+# ------------------------------------------------------------------------------------------ llm4cov
+
+# ECov status -> (status word, stage) in the shape of the LLM4Cov worker's answer (xrun / imc stages).
+EDA_STATUS = {
+    "ok": ("success", "coverage"),
+    "no_finish": ("success", "coverage"),
+    "rejected": ("rules_failed", "rules"),
+    "compile_error": ("build_failed", "build"),
+    "timeout": ("sim_failed", "simulation"),
+    "crashed": ("sim_failed", "simulation"),
+    "infra_error": ("harness_failed", "harness"),
+}
+NEXT_STEP_OK = "Revise the testbench to push the coverage toward 100%."
+NEXT_STEP_FAILED = "Revise the testbench to fix the {stage} failure above."
+
+
+def eda_status(result: ScoreResult) -> tuple[str, str]:
+    return EDA_STATUS.get(result.status, (result.status, "harness"))
+
+
+def next_step(result: ScoreResult) -> str:
+    """The instruction line: improve coverage after a run with coverage, else fix the failing stage."""
+    status, stage = eda_status(result)
+    return NEXT_STEP_OK if status == "success" else NEXT_STEP_FAILED.format(stage=stage)
+
+
+def error_log(result: ScoreResult, max_chars: int) -> str:
+    parts = list(result.errors)
+    if result.log_tail and result.status not in ("compile_error", "rejected"):
+        parts.append(result.log_tail)
+    text = "\n".join(parts).strip() or "(no log)"
+    return text if len(text) <= max_chars else text[: max_chars - 30] + "\n... (log truncated)"
+
+
+def render_eda_feedback(result: ScoreResult, targets: list[Target] | None = None, max_chars: int = 6000) -> str:
+    """o_t of the llm4cov protocol (``targets`` is accepted for a common signature and not shown)."""
+    status, stage = eda_status(result)
+    lines = ["Answer parsing:", "- status: success", "- type: file", "", "Simulation result:",
+             f"- status: {status}", f"- stage: {stage}"]
+    if status == "success":
+        summary = "\n".join(coverage_lines(result)) or "  (no coverage points)"
+        lines.append("- coverage (DUT hierarchy, percent covered per metric):\n" + summary)
+        if result.status == "no_finish":
+            lines.append("- note: the simulation ended without $finish")
+    else:
+        lines.append("- log:\n" + error_log(result, max(500, max_chars - 600)))
+    lines += ["", "Next step:", next_step(result)]
+    text = "\n".join(lines)
+    return text if len(text) <= max_chars else text[: max_chars - 40] + "\n  ... (feedback truncated)"
+
+
+FEEDBACK_RENDERERS = {"eda_summary": render_eda_feedback, "uncovered": render_feedback}

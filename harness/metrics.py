@@ -1,9 +1,11 @@
 """Run metrics, pure: from finished samples to the numbers in summary.json (definitions: docs/evaluation.md).
 
-- A sample passes when all of its task's targets are met at some round; the agent stops at the first
-  such round, so that round is also its final one (the paper: passed if met within the rounds).
+- A sample passes when all of its task's targets are met at some round (the paper: its best state
+  passes; the best state ranks passing above coverage, so the two agree).
+- A sample's coverage (Avg Cov) is what its protocol says: the best state over rounds (llm4cov) or the
+  final round (ecov); both are in every summary (avg_overall_best, avg_overall_final).
 - pass@k (k <= n): per task the unbiased estimator 1 - C(n-c, k) / C(n, k) with n samples and c passing,
-  averaged over the tasks that have at least k samples.
+  averaged over the tasks that have at least k samples; beside it, the paper's any-of-n for k = n.
 - Task-level averages first, then the mean over tasks, so every task weighs the same whatever its n.
 - After round r a sample that stopped earlier carries its last state forward.
 """
@@ -15,6 +17,7 @@ from math import comb
 from statistics import mean
 from typing import Any
 
+from harness.protocol import AVG_COV_TEXT, Protocol, get_protocol, replaces_best
 from harness.records import ScoreResult
 from harness.results import RoundRecord, SampleRecord
 
@@ -28,18 +31,45 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     return 1.0 - comb(n - c, k) / comb(n, k)
 
 
-def sample_from_rounds(task_id: str, sample: int, rounds: list[RoundRecord], error: str = "") -> SampleRecord:
-    """The SampleRecord of one sample's rounds (in order); no rounds (model failed at once) is a failure."""
+def round_key(rec: RoundRecord) -> tuple[bool, bool, bool, float]:
+    """The state key of a scored round (harness.protocol.state_key), from what the record holds."""
+    res = ScoreResult.from_dict(rec.result)
+    has_cov = res.ran and bool(res.coverage)
+    return (res.ran, has_cov, has_cov and bool(rec.passed), round(res.overall, 4) if has_cov else 0.0)
+
+
+def sample_from_rounds(task_id: str, sample: int, rounds: list[RoundRecord], error: str = "",
+                       protocol: str | Protocol | None = None, stop_reason: str = "") -> SampleRecord:
+    """The SampleRecord of one sample's rounds (in order); no rounds (model failed at once) is a failure.
+
+    The best state is the scored round with the highest key (ran, has coverage, met every target,
+    overall); on a tie the protocol decides (llm4cov: the later one, as the released code's ``<=``).
+    """
+    proto = get_protocol(protocol)
     results = [ScoreResult.from_dict(r.result) for r in rounds]
     overall = [round(res.overall, 4) for res in results]
     passed_round = next((r.round for r in rounds if r.passed), None)
+    best_i: int | None = None
+    best_key = None
+    best_by_round = []
+    for i, rec in enumerate(rounds):
+        if rec.testbench:
+            key = round_key(rec)
+            if replaces_best(proto, key, best_key):
+                best_i, best_key = i, key
+        best_by_round.append(_ran_overall(results, overall, best_i))
+    best_res = results[best_i] if best_i is not None else None
+    if proto.avg_cov == "best":
+        syntax_ok = best_res is not None and best_res.syntax_ok
+    else:
+        syntax_ok = bool(results) and results[-1].syntax_ok
     return SampleRecord(
         task_id=task_id,
         sample=sample,
         rounds=len(rounds),
         passed=passed_round is not None,
         passed_round=passed_round,
-        syntax_ok=bool(results) and results[-1].syntax_ok,
+        syntax_ok=syntax_ok,
         final_overall=overall[-1] if overall else 0.0,
         best_overall=max(overall, default=0.0),
         overall_by_round=overall,
@@ -47,22 +77,87 @@ def sample_from_rounds(task_id: str, sample: int, rounds: list[RoundRecord], err
         completion_tokens=sum(r.completion_tokens for r in rounds),
         cost=round(sum(r.cost for r in rounds), 8),
         error=error,
+        protocol=proto.name,
+        best_round=rounds[best_i].round if best_i is not None else None,
+        best_state_overall=_ran_overall(results, overall, best_i),
+        best_overall_by_round=best_by_round,
+        reasks=sum(r.reasks for r in rounds),
+        stop_reason=stop_reason or ("model_error" if error else ""),
     )
+
+
+def _ran_overall(results: list[ScoreResult], overall: list[float], i: int | None) -> float:
+    """A state's overall, 0 where its simulation failed (the paper's Avg Cov)."""
+    return overall[i] if i is not None and results[i].ran else 0.0
+
+
+def best_state_overall(s: SampleRecord) -> float:
+    """A sample's best-state overall; older records (no best state) fall back on the best round's."""
+    return s.best_state_overall if s.best_state_overall is not None else s.best_overall
+
+
+def sample_overall(s: SampleRecord, proto: Protocol) -> float:
+    """A sample's coverage as its protocol defines Avg Cov: the best state (llm4cov) or the final round."""
+    return best_state_overall(s) if proto.avg_cov == "best" else s.final_overall
+
+
+PASS_AT_K_LABELS = {
+    "pass_at_k": "unbiased estimator: per task 1 - C(n-c, k) / C(n, k), mean over tasks with n >= k",
+    "pass_at_k_any": "as the LLM4Cov paper reports pass@n: share of tasks where any of the n samples passed",
+}
 
 
 def _pct(x: float) -> float:
     return round(100.0 * x, 2)
 
 
-def _state_after(s: SampleRecord, r: int) -> tuple[bool, float]:
-    """(passed, overall) of a sample after round r, carrying its last round forward."""
+def _at(values: list[float], r: int) -> float:
+    return values[min(r, len(values) - 1)] if values else 0.0
+
+
+def _best_by_round(s: SampleRecord) -> list[float]:
+    if s.best_overall_by_round:
+        return s.best_overall_by_round
+    out, best = [], 0.0  # older records: the running best of the rounds' overall
+    for v in s.overall_by_round:
+        best = max(best, v)
+        out.append(best)
+    return out
+
+
+def _state_after(s: SampleRecord, r: int, proto: Protocol | None = None) -> tuple[bool, float]:
+    """(passed, overall) of a sample after round r, carrying its last round forward; overall is the best
+    state so far under a protocol whose Avg Cov is the best state, else the round's own."""
     passed = s.passed_round is not None and s.passed_round <= r
-    cov = s.overall_by_round[min(r, len(s.overall_by_round) - 1)] if s.overall_by_round else 0.0
-    return passed, cov
+    if proto is not None and proto.avg_cov == "best":
+        return passed, _at(_best_by_round(s), r)
+    return passed, _at(s.overall_by_round, r)
 
 
-def summarize(samples: list[SampleRecord], max_rounds: int, n_tasks_expected: int | None = None) -> dict[str, Any]:
-    """summary.json's metrics. Deterministic: the same samples (in any order) give the same dict."""
+def pass_any_of_n(by_task: dict[str, list[SampleRecord]]) -> float:
+    """The paper's pass@k for k = n: the share of tasks with at least one passing sample, in %."""
+    if not by_task:
+        return 0.0
+    return _pct(mean(float(any(s.passed for s in ss)) for ss in by_task.values()))
+
+
+def sim_pass_cov(samples: list[SampleRecord], proto: Protocol) -> float:
+    """The released code's ``mean_sim_pass_cov@1``: per sample index, the mean coverage of the samples
+    whose state ran; then the mean over sample indices."""
+    by_index: dict[int, list[float]] = defaultdict(list)
+    for s in samples:
+        if s.syntax_ok:
+            by_index[s.sample].append(sample_overall(s, proto))
+    return round(mean(mean(v) for v in by_index.values()), 2) if by_index else 0.0
+
+
+def summarize(samples: list[SampleRecord], max_rounds: int, n_tasks_expected: int | None = None,
+              protocol: str | Protocol | None = None) -> dict[str, Any]:
+    """summary.json's metrics. Deterministic: the same samples (in any order) give the same dict.
+
+    ``protocol`` defines a sample's coverage (Avg Cov); None takes it from the samples (else the default).
+    """
+    proto = get_protocol(protocol or next((s.protocol for s in samples if s.protocol), None))
     by_task: dict[str, list[SampleRecord]] = defaultdict(list)
     for s in sorted(samples, key=lambda s: (s.task_id, s.sample)):
         by_task[s.task_id].append(s)
@@ -77,10 +172,13 @@ def summarize(samples: list[SampleRecord], max_rounds: int, n_tasks_expected: in
             "samples": len(ss),
             "passed": c,
             "pass_rate": _pct(c / len(ss)),
-            "best_overall": round(max(s.final_overall for s in ss), 2),
-            "mean_overall": round(mean(s.final_overall for s in ss), 2),
+            "best_overall": round(max(sample_overall(s, proto) for s in ss), 2),
+            "mean_overall": round(mean(sample_overall(s, proto) for s in ss), 2),
+            "mean_overall_final": round(mean(s.final_overall for s in ss), 2),
+            "mean_overall_best": round(mean(best_state_overall(s) for s in ss), 2),
             "syntax_ok": sum(s.syntax_ok for s in ss),
             "errors": sum(bool(s.error) for s in ss),
+            "reasks": sum(s.reasks for s in ss),
         }
 
     def task_mean(f) -> float:
@@ -96,20 +194,36 @@ def summarize(samples: list[SampleRecord], max_rounds: int, n_tasks_expected: in
         per_round.append({
             "round": r,
             "pass_rate": round(task_mean(lambda s, r=r: 100.0 * _state_after(s, r)[0]), 2),
-            "avg_overall": task_mean(lambda s, r=r: _state_after(s, r)[1]),
+            "avg_overall": task_mean(lambda s, r=r: _state_after(s, r, proto)[1]),
+            "avg_overall_final": task_mean(lambda s, r=r: _at(s.overall_by_round, r)),
+            "avg_overall_best": task_mean(lambda s, r=r: _at(_best_by_round(s), r)),
         })
+    stops: dict[str, int] = defaultdict(int)
+    for s in samples:
+        stops[s.stop_reason or "unknown"] += 1
 
     return {
+        "protocol": proto.name,
         "tasks": len(tasks),
         "tasks_expected": n_tasks_expected if n_tasks_expected is not None else len(tasks),
         "samples": len(samples),
         "samples_passed": sum(s.passed for s in samples),
         "pass_rate": task_mean(lambda s: 100.0 * s.passed),
-        "avg_overall": task_mean(lambda s: s.final_overall),
+        "avg_overall": task_mean(lambda s: sample_overall(s, proto)),
+        "avg_cov_definition": AVG_COV_TEXT[proto.avg_cov],
+        "avg_overall_final": task_mean(lambda s: s.final_overall),
+        "avg_overall_best": task_mean(best_state_overall),
+        "avg_overall_sim_pass": sim_pass_cov(samples, proto),
         "best_overall": round(mean(per_task[t]["best_overall"] for t in tasks), 2) if tasks else 0.0,
         "syntax_rate": task_mean(lambda s: 100.0 * s.syntax_ok),
         "avg_rounds": round(mean(s.rounds for s in samples), 3) if samples else 0.0,
         "pass_at_k": pass_k,
+        "pass_at_k_any": {f"pass@{n_max}": pass_any_of_n(by_task)} if n_max else {},
+        "pass_at_k_labels": dict(PASS_AT_K_LABELS),
+        "reasks": sum(s.reasks for s in samples),
+        "samples_reasked": sum(s.reasks > 0 for s in samples),
+        "format_failures": sum(s.stop_reason == "format" for s in samples),
+        "stop_reasons": dict(sorted(stops.items())),
         "per_round": per_round,
         "model_errors": sum(bool(s.error) for s in samples),
         "prompt_tokens": sum(s.prompt_tokens for s in samples),

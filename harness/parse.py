@@ -2,6 +2,15 @@
 
 Pure functions, no I/O. Whatever the answer, the result is a ParseResult: either a testbench, or an
 error written to the model (it becomes the next round's feedback), never an exception.
+
+Two parsers, chosen by the protocol's prompt layout (``parse_answer`` dispatches through
+``ANSWER_PARSERS``, keyed by (layout, tb_lang), so a cocotb track can register its own):
+
+- ``parse_llm4cov``: the released LLM4Cov rule. A file name (``filename: x.sv``, or failing that any
+  ``name.sv``/``name.v`` in the text) and a code block (the first fenced block, or failing that the
+  first ``module ... endmodule``) are both required, and an answer cut off at the length limit
+  (finish_reason ``length``) is unusable. Full files only.
+- ``parse_response``: ECov's rule (the ``ecov`` protocol): the best-ranked block, or patch hunks.
 """
 
 from __future__ import annotations
@@ -32,6 +41,7 @@ class ParseResult:
     testbench: str | None
     error: str = ""
     kind: str = ""  # "full" | "patch" | "" (nothing usable)
+    filename: str = ""  # the file name the answer gave (llm4cov parser)
 
     @property
     def ok(self) -> bool:
@@ -211,6 +221,88 @@ def parse_response(text: str, current: str | None = None, dut_module: str = "",
 
 def _normalize(code: str) -> str:
     return code.strip("\n") + "\n"
+
+
+# ---------------------------------------------------------------------------------------- llm4cov rule
+
+_L4C_NAME = (
+    re.compile(r"filename\s*[:=]\s*([\w\-./]+\.s?v)\b", re.I),
+    re.compile(r"file\s*name\s*[:=]\s*([\w\-./]+\.s?v)\b", re.I),
+    re.compile(r"output\s*file\s*(?:is|=)\s*[\"']?([\w\-./]+\.s?v)\b", re.I),
+    re.compile(r"\b([\w\-]+\.s?v)\b", re.I),
+)
+_L4C_BLOCK = re.compile(r"```(?:verilog|systemverilog|sv)?\s*(.*?)```", re.S | re.I)
+_L4C_BARE = re.compile(r"(module\s+[\s\S]*?endmodule)", re.I)
+
+CUT_OFF = ("Your answer was cut off at the length limit (finish_reason 'length'). Answer with a shorter, "
+           "complete testbench.")
+NO_FILENAME = ("Your answer named no testbench file. Start with a plain-text line 'filename: tb_<name>.sv', "
+               "then the complete testbench in one ```systemverilog fenced block.")
+NO_BLOCK = "Your answer held no code block. Give the complete testbench in one ```systemverilog fenced block."
+
+
+def answer_filename(text: str) -> str:
+    """The file name an answer states, by the released code's patterns in order; "" when none."""
+    for pat in _L4C_NAME:
+        m = pat.search(text)
+        if m:
+            return re.split(r"[/\\]", m.group(1))[-1]
+    return ""
+
+
+def answer_code(text: str) -> str:
+    """The first fenced block's content, else the first bare ``module ... endmodule``; "" when none."""
+    m = _L4C_BLOCK.search(text)
+    if m:
+        return m.group(1).strip()
+    m = _L4C_BARE.search(text)
+    return m.group(1).strip() if m else ""
+
+
+def parse_llm4cov(text: str, finish_reason: str = "") -> ParseResult:
+    """The released LLM4Cov rule: a file name and a code block, not cut off; the first block is taken."""
+    if finish_reason == "length":
+        return ParseResult(None, CUT_OFF)
+    text = strip_reasoning(text or "")
+    if not text.strip():
+        return ParseResult(None, "Your answer was empty. " + NO_FILENAME)
+    name = answer_filename(text)
+    if not name:
+        return ParseResult(None, NO_FILENAME)
+    code = answer_code(text)
+    if not code:
+        return ParseResult(None, NO_BLOCK)
+    return ParseResult(_normalize(code), "", "full", name)
+
+
+def _parse_ecov(text: str, finish_reason: str = "", current: str | None = None, dut_module: str = "",
+                design_modules: set[str] | None = None) -> ParseResult:
+    return parse_response(text, current=current, dut_module=dut_module, design_modules=design_modules)
+
+
+def _parse_l4c(text: str, finish_reason: str = "", current: str | None = None, dut_module: str = "",
+               design_modules: set[str] | None = None) -> ParseResult:
+    return parse_llm4cov(text, finish_reason)
+
+
+ANSWER_PARSERS = {("llm4cov", "sv"): _parse_l4c, ("ecov", "sv"): _parse_ecov}
+
+
+def register_parser(layout: str, tb_lang: str, parser) -> None:
+    """Add the answer parser of another testbench language; same signature as ``parse_answer`` minus
+    ``layout``/``tb_lang``."""
+    ANSWER_PARSERS[(layout, tb_lang)] = parser
+
+
+def parse_answer(text: str, layout: str = "llm4cov", tb_lang: str = "sv", *, finish_reason: str = "",
+                 current: str | None = None, dut_module: str = "",
+                 design_modules: set[str] | None = None) -> ParseResult:
+    """The testbench an answer gives under a prompt layout (``Protocol.prompt``)."""
+    try:
+        parser = ANSWER_PARSERS[(layout, tb_lang)]
+    except KeyError:
+        raise ValueError(f"no answer parser for layout {layout!r} and testbench language {tb_lang!r}") from None
+    return parser(text, finish_reason, current, dut_module, design_modules)
 
 
 # ---------------------------------------------------------------------------------------------- patches

@@ -3,22 +3,127 @@
 Everything here is pure: the same task, testbench and feedback give the same messages, byte for byte,
 so a prompt hash identifies a state and training rows match what a model sees at evaluation time.
 The model sees the task instructions, the spec files and the RTL files, never ``reference_tbs``.
+
+Two layouts, chosen by the protocol (harness.protocol):
+
+- ``llm4cov`` (default): the layout of the LLM4Cov released code, in ECov's own words. System: the role,
+  the answer format (a ``filename: tb_<name>.sv`` line, then one fenced systemverilog block), stimulus
+  only, ECov's rules. User: the RTL then the spec as ``// File: NAME`` blocks inside ``<context>``, the
+  task's instructions inside ``<instructions>``, then the task sentence. A memoryless agentic state adds
+  two turns: the assistant's testbench (as a well-formed answer) and a user turn with the feedback on it
+  and the answer format again.
+- ``ecov``: one user message with the task, targets, spec, RTL, rules, then the current testbench and
+  its feedback, and a response format that also accepts patch hunks.
+
+``build_messages`` dispatches on (layout, tb_lang) through ``PROMPT_BUILDERS``; another testbench
+language (a cocotb track) registers its own builders with ``register_prompts``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 
+from harness.protocol import DEFAULT_PROTOCOL, Protocol, get_protocol
 from harness.tasks import Task
 
 TB_FILENAME = "tb.sv"
 
+# The rules ECov enforces before anything runs (harness/sim/rules.py, docs/scoring.md), told to the model
+# in both layouts: a testbench that breaks one is rejected and scores nothing.
+SV_RULES = """- Reach the design only through the ports of the instance you create: no `force`/`release`, no
+  `bind`, no assignments into the design hierarchy (`dut.x = ...`), no copies or redefinitions of
+  design modules.
+- No `` `include`` (the design files are compiled next to your testbench), no `$system`, no DPI
+  imports, no file access outside the testbench's own folder.
+- No Verilator escapes: no `$c(...)`-style C++ calls and no `verilator` metacomments or pragmas.
+- Coverage is Verilator 5's (--binary --timing) line, branch, toggle and expression coverage of the
+  DUT instance and everything below it; covergroups and assertions do not count. End the simulation
+  with `$finish`, well under a million clock cycles."""
+
+# -------------------------------------------------------------------------------- llm4cov layout
+
+LLM4COV_FORMAT = """Answer format:
+1. On a plain-text line of its own, name the testbench file:
+     filename: tb_<name>.sv
+2. Then write the complete testbench in one fenced SystemVerilog block:
+```systemverilog
+module tb_example;
+  ...
+endmodule
+```"""
+
+LLM4COV_SYSTEM = f"""You are an expert in hardware verification testbenches.
+
+Your task is to write a SystemVerilog testbench that drives the given RTL design to the highest possible
+code coverage.
+
+{LLM4COV_FORMAT}
+3. Write stimulus only: no checks, comparisons or assertions on the design's outputs. Every line of the
+   testbench should help exercise more RTL paths.
+4. Work from the RTL and the instructions you are given.
+5. The fenced block holds code and nothing else.
+6. The file name line stays outside the code block.
+
+Answer in this order: the file name line, then the code block.
+
+Rules (a testbench that breaks one is rejected before it runs):
+{SV_RULES}"""
+
+NO_SPEC = "// (this task has no specification file)"
+
+
+def _file_section(files) -> str:
+    return "\n\n".join(f"// File: {f.name}\n{f.content.rstrip()}" for f in files)
+
+
+def llm4cov_task_sentence(task: Task) -> str:
+    return (f"Write a SystemVerilog testbench that reaches the highest coverage of the RTL design above. "
+            f"Instantiate module `{task.dut_module}` once, with the instance name `{task.dut_instance}`: "
+            "coverage is measured on that instance and everything below it.")
+
+
+def llm4cov_user(task: Task) -> str:
+    """RTL then spec in `// File:` blocks, the task's instructions, then the task sentence."""
+    spec = _file_section(task.spec_files) if task.spec_files else NO_SPEC
+    return (f"<context>\n{_file_section(task.rtl_files)}\n\n{spec}\n</context>\n"
+            f"<instructions>\n{task.instructions.strip()}\n</instructions>\n{llm4cov_task_sentence(task)}")
+
+
+def tb_answer_name(task: Task) -> str:
+    """The file name a replayed answer carries (the model's own choice is not kept: states stay pure)."""
+    return f"tb_{task.dut_module}.sv"
+
+
+def llm4cov_answer(task: Task, testbench: str) -> str:
+    """A testbench as a well-formed answer: the assistant turn of a memoryless state."""
+    fence = "````" if "```" in testbench else "```"
+    return f"filename: {tb_answer_name(task)}\n{fence}systemverilog\n{testbench.rstrip()}\n{fence}"
+
+
+def llm4cov_followup(feedback: str) -> dict:
+    """The user turn after an answer: the feedback on it (ending with the next step), then the format."""
+    return {"role": "user", "content": feedback.strip() + "\n\n" + LLM4COV_FORMAT}
+
+
+def llm4cov_messages(task: Task, testbench: str | None = None, feedback: str | None = None) -> list[dict]:
+    """Round 0: system + user. A memoryless state (x_t, o_t): + the answer x_t + the feedback o_t."""
+    messages = [{"role": "system", "content": LLM4COV_SYSTEM}, {"role": "user", "content": llm4cov_user(task)}]
+    if testbench is not None:
+        messages += [{"role": "assistant", "content": llm4cov_answer(task, testbench)},
+                     llm4cov_followup(feedback or "")]
+    return messages
+
+
+# -------------------------------------------------------------------------------- ecov layout
+
 SYSTEM_PROMPT = (
-    "You are an expert hardware verification engineer. You write self-checking SystemVerilog "
-    "testbenches that compile and run under Verilator 5 (--binary --timing) and that reach high code "
-    "coverage (line, branch, toggle and expression) of the design under test. You answer with code in "
-    "the exact format the user asks for."
+    "You are an expert hardware verification engineer. You write SystemVerilog testbenches that drive "
+    "the design under test through its ports, compile and run under Verilator 5 (--binary --timing), and "
+    "reach high code coverage (line, branch, toggle and expression). The score is coverage only: spend "
+    "the testbench on stimulus; output checks are not scored, and one that stops the simulation with an "
+    "error fails the run. You answer with code in the exact format the user asks for."
 )
 
 FULL_FORMAT = f"""## Response format
@@ -48,14 +153,11 @@ Either rewrite the whole file: the file name on its own line, then the complete 
 Hunk lines start with a space (context), '-' (removed) or '+' (added). Context and removed lines must
 match the current testbench exactly; the line numbers may be approximate."""
 
-RULES = """## Rules
+RULES = f"""## Rules
 - One top-level testbench module with no ports that instantiates the DUT; drive its clocks and resets,
-  apply stimulus, check outputs, and end the simulation with $finish.
-- Do not copy, redefine, `include` or `bind` into the design modules, and do not use force/release or
-  hierarchical assignments into the design: the design files are compiled next to your testbench.
-- Verilator ignores covergroups: coverage is measured on the design's code (line, branch, toggle,
-  expression), so exercise every branch, condition and bit of the design.
-- Keep the simulation short: well under a million clock cycles."""
+  apply stimulus that exercises every branch, condition and bit of the design, and end the simulation
+  with $finish.
+{SV_RULES}"""
 
 
 def _file_block(name: str, content: str, lang: str = "systemverilog") -> str:
@@ -78,7 +180,7 @@ def format_targets(task: Task) -> str:
 
 
 def task_text(task: Task) -> str:
-    """The task part every prompt starts with: instructions, spec, RTL, the DUT to instantiate, targets."""
+    """The task part every ecov prompt starts with: instructions, DUT, targets, spec, RTL, rules."""
     parts = [f"# Task: {task.id}"]
     if task.instructions.strip():
         parts.append(task.instructions.strip())
@@ -99,7 +201,7 @@ def task_text(task: Task) -> str:
 
 
 def state_text(testbench: str, feedback: str) -> str:
-    """The agentic state: the current testbench x_t and the feedback o_t on it."""
+    """The ecov agentic state: the current testbench x_t and the feedback o_t on it."""
     return (
         "## Current testbench\n\n" + _file_block(TB_FILENAME, testbench) + "\n\n"
         "## Feedback on the current testbench\n\n" + feedback.strip() + "\n\n"
@@ -108,8 +210,8 @@ def state_text(testbench: str, feedback: str) -> str:
     )
 
 
-def build_messages(task: Task, testbench: str | None = None, feedback: str | None = None) -> list[dict]:
-    """The chat for one step: round 0 (no testbench) or a memoryless agentic round (x_t and o_t).
+def ecov_messages(task: Task, testbench: str | None = None, feedback: str | None = None) -> list[dict]:
+    """The ecov chat for one step: round 0 (no testbench) or a memoryless agentic round (x_t and o_t).
 
     ``feedback`` without ``testbench`` is the case of earlier answers that gave no usable testbench.
     """
@@ -123,8 +225,8 @@ def build_messages(task: Task, testbench: str | None = None, feedback: str | Non
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
 
-def followup_message(feedback: str, testbench: str | None = None) -> dict:
-    """The user turn appended in ``--agent history`` after the model's answer.
+def ecov_followup(feedback: str, testbench: str | None = None) -> dict:
+    """The user turn appended in ``--agent history`` (ecov) after the model's answer.
 
     ``testbench`` is given when the current testbench is not simply the model's last answer (the answer
     was a patch or could not be used), so the conversation always shows the file the hunks apply to.
@@ -138,6 +240,46 @@ def followup_message(feedback: str, testbench: str | None = None) -> dict:
         "reaches the uncovered code.\n\n" + PATCH_FORMAT
     )
     return {"role": "user", "content": "\n\n".join(parts)}
+
+
+followup_message = ecov_followup  # the name trainers and older code import
+
+
+# -------------------------------------------------------------------------------- dispatch
+
+MessagesBuilder = Callable[[Task, "str | None", "str | None"], list[dict]]
+PROMPT_BUILDERS: dict[tuple[str, str], MessagesBuilder] = {
+    ("llm4cov", "sv"): llm4cov_messages,
+    ("ecov", "sv"): ecov_messages,
+}
+
+
+def register_prompts(layout: str, tb_lang: str, builder: MessagesBuilder) -> None:
+    """Add the prompt builder of another testbench language (e.g. ``("llm4cov", "cocotb")``)."""
+    PROMPT_BUILDERS[(layout, tb_lang)] = builder
+
+
+def build_messages(task: Task, testbench: str | None = None, feedback: str | None = None,
+                   protocol: str | Protocol | None = DEFAULT_PROTOCOL, tb_lang: str = "sv") -> list[dict]:
+    """The chat for one step of ``protocol``: round 0 (no testbench) or the state (x_t, o_t)."""
+    layout = get_protocol(protocol).prompt
+    try:
+        builder = PROMPT_BUILDERS[(layout, tb_lang)]
+    except KeyError:
+        raise ValueError(f"no prompts for layout {layout!r} and testbench language {tb_lang!r}") from None
+    return builder(task, testbench, feedback)
+
+
+def history_turns(task: Task, protocol: str | Protocol | None, answer_tb: str, feedback: str,
+                  shown_tb: str | None) -> list[dict]:
+    """``--agent history``: the turns appended after an answer (the answer itself, then the feedback).
+
+    ``shown_tb`` (ecov) is the current testbench when it is not simply the answer (a patch, unusable).
+    """
+    proto = get_protocol(protocol)
+    if proto.prompt == "llm4cov":
+        return [{"role": "assistant", "content": llm4cov_answer(task, answer_tb)}, llm4cov_followup(feedback)]
+    return [ecov_followup(feedback, shown_tb)]
 
 
 def prompt_hash(messages: list[dict]) -> str:

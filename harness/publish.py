@@ -119,6 +119,7 @@ def render_card(folder: str | os.PathLike, split: str = "test") -> str:
         ]
     else:
         lines += ["Targets are **not calibrated** yet (provisional upstream targets).", ""]
+    lines += _baseline_section(folder)
     lines += [
         "## Fields",
         "",
@@ -133,6 +134,48 @@ def render_card(folder: str | os.PathLike, split: str = "test") -> str:
     return "\n".join(lines)
 
 
+def _baseline_section(folder: Path) -> list[str]:
+    """builtin/random per task (random_baseline.json): how far plain stimulus gets, and the random-hard split."""
+    from harness.baseline import RECORD_NAME, load_random_baseline, summary_line
+
+    if not (folder / RECORD_NAME).is_file():
+        return []
+    rec = load_random_baseline(str(folder))
+    if rec is None:
+        return []
+    s = summary_line(rec)
+    lines = [
+        "## Random-stimulus baseline",
+        "",
+        f"`builtin/random` (ECov's port-aware constrained-random generator, no LLM), n = {rec.n} samples per "
+        f"task, seed {rec.seed}, protocol `{rec.protocol}`, up to {rec.max_rounds} agentic rounds: it passes "
+        f"{s['direct_passed']}/{s['tasks']} tasks in direct mode and {s['agentic_passed']}/{s['tasks']} in "
+        f"agentic mode (any of n; pass rate {s['direct_pass_rate']:g}% and {s['agentic_pass_rate']:g}%). "
+        f"The **random-hard** split is the {s['random_hard']} tasks it fails in every agentic sample; a "
+        "model's pass % on them is what it adds over random stimulus.",
+        "",
+        f"| task | difficulty | direct passes (of {rec.n}) | agentic passes (of {rec.n}) | agentic overall % |",
+        "|---|---|---|---|---|",
+    ]
+    for tid, b in sorted(rec.tasks.items()):
+        lines.append(f"| `{tid}` | {b.difficulty or '-'} | {b.direct} | {b.agentic} | {b.agentic_overall:g} |")
+    return [*lines, ""]
+
+
+TRAIN_ROWS = "ecov-train-rows"  # manifest kind of an ecov-train dataset folder (trainers/dataset.py)
+
+
+def card_for(folder: str | os.PathLike) -> str:
+    """The card to upload: a benchmark's is rendered here; an ecov-train dataset brings its own README.md."""
+    folder = Path(folder)
+    if read_manifest(folder).get("kind") == TRAIN_ROWS:
+        readme = folder / "README.md"
+        if not readme.is_file():
+            raise PublishError(f"{folder}: an ecov-train dataset without README.md; rerun ecov-train synth")
+        return readme.read_text()
+    return render_card(folder)
+
+
 def publish(folder: str | os.PathLike, repo_id: str, *, token: str | None = None, private: bool = False,
             endpoint: str | None = None, message: str | None = None) -> str:
     """Write README.md into ``folder``, create the dataset repo and upload the folder; returns its URL."""
@@ -141,7 +184,7 @@ def publish(folder: str | os.PathLike, repo_id: str, *, token: str | None = None
     folder = Path(folder)
     if not (folder / MANIFEST).is_file():
         raise PublishError(f"{folder} is not a built benchmark folder (no {MANIFEST}); run ecov-data build first")
-    (folder / "README.md").write_text(render_card(folder))
+    (folder / "README.md").write_text(card_for(folder))
     endpoint = endpoint or os.environ.get("HF_ENDPOINT") or None
     api = HfApi(endpoint=endpoint, token=token)
     where = endpoint or "https://huggingface.co"

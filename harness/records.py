@@ -109,10 +109,14 @@ class ScoreResult:
     warnings: list[str] = field(default_factory=list)
     log_tail: str = ""
     isolation: str = ""
+    isolated: bool = True  # False under the rlimit sandbox: no namespaces between the simulation and the host
     seed: int = 1
     seconds: float = 0.0
     cached: bool = False
     key: str = ""
+    # Wall seconds per phase (verilate, compile, link, run, and objects reused from the object cache):
+    # machine-dependent, so neither in the cache key nor in the deterministic figures.
+    phases: dict[str, float] = field(default_factory=dict)
 
     @property
     def compiled(self) -> bool:
@@ -142,6 +146,7 @@ class ScoreResult:
         if not timing:
             d.pop("seconds")
             d.pop("cached")
+            d.pop("phases")
         return d
 
     @classmethod

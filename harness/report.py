@@ -15,8 +15,8 @@ def format_summary(summary: dict[str, Any], per_task: bool = True) -> str:
     if mode == "agentic":
         mode += f"/{run.get('agent', '?')}"
     lines = [
-        f"ECov evaluation: {run.get('model', '?')}  mode {mode}  benchmark {run.get('benchmark', '?')}"
-        f" ({run.get('split', 'test')})",
+        f"ECov evaluation: {run.get('model', '?')}  mode {mode}  protocol {summary.get('protocol', '?')}  "
+        f"benchmark {run.get('benchmark', '?')} ({run.get('split', 'test')})",
         f"  {summary['tasks']}/{summary.get('tasks_expected', summary['tasks'])} tasks, "
         f"{summary['samples']}/{summary.get('samples_expected', summary['samples'])} samples, "
         f"n={run.get('n_samples', '?')}, max rounds {run.get('max_rounds', '?')}, seed {run.get('seed', '?')}"
@@ -29,12 +29,23 @@ def format_summary(summary: dict[str, Any], per_task: bool = True) -> str:
           if (hard := summary.get("random_hard")) else []),
         *([_row("pass % by difficulty", "  ".join(f"{d} {v['pass_rate']:.1f} ({v['tasks']})" for d, v in by.items())
                 + "   (tasks in brackets)")] if (by := summary.get("by_difficulty")) else []),
-        _row("avg coverage %", f"{summary['avg_overall']:.1f}   (DUT overall, final round; best per task "
+        _row("avg coverage %", f"{summary['avg_overall']:.1f}   (DUT overall, "
+                               f"{summary.get('avg_cov_definition', 'final round')}; best per task "
                                f"{summary['best_overall']:.1f})"),
-        _row("syntax %", f"{summary['syntax_rate']:.1f}   (final testbench compiled and ran)"),
+        _row("  best / final", f"{summary.get('avg_overall_best', 0.0):.1f} / "
+                               f"{summary.get('avg_overall_final', summary['avg_overall']):.1f}   "
+                               "(best state over rounds / final round)"),
+        _row("syntax %", f"{summary['syntax_rate']:.1f}   (the scored testbench compiled and ran)"),
     ]
     if summary.get("pass_at_k"):
-        lines.append(_row("pass@k", "  ".join(f"{k} {v:.1f}" for k, v in summary["pass_at_k"].items())))
+        lines.append(_row("pass@k", "  ".join(f"{k} {v:.1f}" for k, v in summary["pass_at_k"].items())
+                          + "   (unbiased)"))
+    if summary.get("pass_at_k_any"):
+        lines.append(_row("pass@n any-of-n", "  ".join(f"{k} {v:.1f}" for k, v in summary["pass_at_k_any"].items())
+                          + "   (as the paper reports)"))
+    if "reasks" in summary:
+        lines.append(_row("format re-asks", f"{summary['reasks']} ({summary.get('samples_reasked', 0)} samples; "
+                                            f"{summary.get('format_failures', 0)} ended unusable)"))
     if len(summary.get("per_round", [])) > 1:
         lines.append(_row("pass % by round", "  ".join(
             f"r{r['round']} {r['pass_rate']:.1f}" for r in summary["per_round"])))

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.atomic import write_text_atomic
+from harness.protocol import DEFAULT_PROTOCOL
 from harness.records import ScoreResult
 
 SCHEMA_VERSION = 1
@@ -37,7 +38,7 @@ class RunConfig:
     benchmark: str
     dataset_hash: str
     n_samples: int = 1
-    max_rounds: int = 1
+    max_rounds: int = 0  # 0: the protocol's (resolved and written by harness.run)
     temperature: float = 0.7
     top_p: float = 0.8
     max_tokens: int = 8192
@@ -50,6 +51,10 @@ class RunConfig:
     task_ids: list[str] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     schema_version: int = SCHEMA_VERSION
+    # The evaluation protocol (harness.protocol): llm4cov (the paper's loop) or ecov. Runs written before
+    # protocols existed carry none and read as "ecov", the loop they ran.
+    protocol: str = DEFAULT_PROTOCOL
+    tb_lang: str = "sv"  # testbench language track: sv | cocotb (harness.cocotb); never ranked together
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -57,12 +62,13 @@ class RunConfig:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> RunConfig:
         known = set(cls.__dataclass_fields__)
+        d = {"protocol": "ecov", **d}
         return cls(**{k: v for k, v in d.items() if k in known})
 
     def identity(self) -> dict[str, Any]:
         """The fields a resumed run must share with the run it continues."""
         keys = ("model", "mode", "agent", "benchmark", "dataset_hash", "max_rounds", "temperature",
-                "top_p", "max_tokens", "seed", "split")
+                "top_p", "max_tokens", "seed", "split", "protocol", "tb_lang")
         return {k: getattr(self, k) for k in keys}
 
 
@@ -83,6 +89,15 @@ class RoundRecord:
     cost: float = 0.0
     seconds: float = 0.0
     messages: list[dict[str, str]] | None = None  # the exact chat sent (kept for training rows)
+    finish_reason: str = ""  # the provider's finish reason for ``response``
+    # Format re-asks (llm4cov protocol): unusable answers asked again with the same chat before this
+    # round's ``response``; they spend no round. Their texts are kept for audit and builtin/replay.
+    reasks: int = 0
+    reask_reasons: list[str] = field(default_factory=list)
+    rejected_responses: list[str] = field(default_factory=list)
+    rejected_finish: list[str] = field(default_factory=list)
+    state_round: int | None = None  # the round whose testbench and feedback the prompt showed (None: none)
+    new_best: bool = False  # this round's state replaced the memory (llm4cov: a new best)
 
     def score(self) -> ScoreResult:
         return ScoreResult.from_dict(self.result)
@@ -111,6 +126,13 @@ class SampleRecord:
     completion_tokens: int = 0
     cost: float = 0.0
     error: str = ""  # why the sample ended early (a model error after retries); "" when it ran normally
+    # Added with protocols (absent in older runs; harness.metrics falls back on the fields above).
+    protocol: str = ""
+    best_round: int | None = None  # the round of the best state (ran, has coverage, met targets, overall)
+    best_state_overall: float | None = None  # that state's overall: the llm4cov Avg Cov of the sample
+    best_overall_by_round: list[float] = field(default_factory=list)  # best state's overall after each round
+    reasks: int = 0  # format re-asks over all rounds
+    stop_reason: str = ""  # full_coverage | targets_met | rounds | format | model_error
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

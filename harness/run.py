@@ -160,15 +160,17 @@ def build_summary(folder: RunFolder, config: RunConfig | None = None, seconds: f
     config = config or folder.read_config()
     samples = folder.samples()
     agent_cfg = AgentConfig(config.mode, config.agent if config.mode == "agentic" else "memoryless",
-                            config.max_rounds)
-    summary = summarize(samples, agent_cfg.rounds, len(config.task_ids) if config.task_ids else None)
+                            config.max_rounds or None, protocol=config.protocol)
+    summary = summarize(samples, agent_cfg.rounds, len(config.task_ids) if config.task_ids else None,
+                        protocol=config.protocol)
     expected = (len(config.task_ids) if config.task_ids else summary["tasks"]) * config.n_samples
     summary.update({
-        "run": {"model": config.model, "mode": config.mode, "agent": config.agent,
+        "run": {"model": config.model, "mode": config.mode, "agent": config.agent, "protocol": config.protocol,
                 "benchmark": config.benchmark, "split": config.split, "dataset_hash": config.dataset_hash,
                 "n_samples": config.n_samples, "max_rounds": agent_cfg.rounds, "seed": config.seed,
                 "temperature": config.temperature, "top_p": config.top_p,
-                "harness_version": config.harness_version, "verilator_version": config.verilator_version},
+                "harness_version": config.harness_version, "verilator_version": config.verilator_version,
+                "tb_lang": config.tb_lang},
         "samples_expected": expected,
         "complete": len(samples) >= expected,
         "updated": now_iso(),
@@ -193,14 +195,17 @@ class _LimitedModel:
             return self._model.complete(request)
 
 
-def _log_round(folder: RunFolder, rec: RoundRecord) -> None:
+def _log_round(folder: RunFolder, rec: RoundRecord, tb_suffix: str = ".sv") -> None:
     """logs/TASK/sS_rR.md: the prompt, the answer, what was scored and the feedback, for people to read."""
     d = folder.log_dir(rec.task_id)
     res = rec.score()
     parts = [f"# {rec.task_id} sample {rec.sample} round {rec.round}",
-             f"status: {res.status}  overall: {res.overall}  passed: {rec.passed}  prompt: {rec.prompt_hash[:16]}"]
+             f"status: {res.status}  overall: {res.overall}  passed: {rec.passed}  prompt: {rec.prompt_hash[:16]}"
+             + (f"  re-asks: {rec.reasks}" if rec.reasks else "")]
     for m in rec.messages or []:
         parts.append(f"## {m['role']}\n\n{m['content']}")
+    for k, (text, why) in enumerate(zip(rec.rejected_responses, rec.reask_reasons, strict=False)):
+        parts.append(f"## unusable answer {k + 1} (asked again: {why})\n\n{text}")
     parts.append(f"## response\n\n{rec.response}")
     if rec.parse_error:
         parts.append(f"## parse error\n\n{rec.parse_error}")
@@ -209,7 +214,7 @@ def _log_round(folder: RunFolder, rec: RoundRecord) -> None:
         parts.append(f"## simulator log (tail)\n\n{res.log_tail}")
     write_text_atomic(d / f"s{rec.sample}_r{rec.round}.md", "\n\n".join(parts) + "\n")
     if rec.testbench:
-        write_text_atomic(d / f"s{rec.sample}_r{rec.round}_tb.sv", rec.testbench)
+        write_text_atomic(d / f"s{rec.sample}_r{rec.round}_tb{tb_suffix}", rec.testbench)
 
 
 def run_eval(tasks: list[Task], model, config: RunConfig, out: str | os.PathLike, *, scorer=None,
@@ -218,7 +223,8 @@ def run_eval(tasks: list[Task], model, config: RunConfig, out: str | os.PathLike
     """Run (or resume) an evaluation into ``out``. Ctrl-C stops cleanly: finished samples stay recorded."""
     folder = RunFolder(out)
     agent_cfg = AgentConfig(config.mode, config.agent if config.mode == "agentic" else "memoryless",
-                            config.max_rounds, config.seed)
+                            config.max_rounds or None, config.seed, protocol=config.protocol,
+                            tb_lang=config.tb_lang)
     config = replace(config, task_ids=[t.id for t in tasks], agent=agent_cfg.agent_name,
                      max_rounds=agent_cfg.rounds, created=config.created or now_iso(),
                      harness_version=config.harness_version or harness.__version__)
@@ -237,10 +243,12 @@ def _run_locked(tasks, model, config, folder, agent_cfg, scorer, workers, concur
     config, done = open_run(folder, config)
     folder.write_config(config)
     if scorer is None:
-        from harness.engine import Engine, EngineConfig
+        from harness.cocotb.track import make_engine
 
-        scorer = Engine(EngineConfig()).score
+        scorer = make_engine(config.tb_lang).score
     extra = {} if feedback_fn is None else {"feedback_fn": feedback_fn}
+    if config.tb_lang != "sv":
+        extra["tb_lang"] = config.tb_lang
 
     pending = [(t, s) for t in tasks for s in range(config.n_samples) if (t.id, s) not in done]
     skipped = len(tasks) * config.n_samples - len(pending)
@@ -260,7 +268,7 @@ def _run_locked(tasks, model, config, folder, agent_cfg, scorer, workers, concur
                 raise Interrupted()
             folder.append_round(rec)
         try:
-            _log_round(folder, rec)
+            _log_round(folder, rec, ".py" if config.tb_lang == "cocotb" else ".sv")
         except OSError:
             pass  # logs are for people; the JSONL records are the data
 
@@ -277,7 +285,8 @@ def _run_locked(tasks, model, config, folder, agent_cfg, scorer, workers, concur
             except Exception as e:  # noqa: BLE001 - a bug on one sample is recorded, the run goes on
                 tb = traceback.format_exc()
                 (folder.log_dir(task.id) / f"s{s}_error.txt").write_text(tb)
-                srec = sample_from_rounds(task.id, s, [], f"internal error: {type(e).__name__}: {e}")
+                srec = sample_from_rounds(task.id, s, [], f"internal error: {type(e).__name__}: {e}",
+                                          protocol=config.protocol)
             with lock:
                 if stop.is_set():
                     return

@@ -2,7 +2,7 @@
 
 Layout of the output::
 
-    OUT/index.html                    one table per (benchmark, mode), plots, the paper's numbers
+    OUT/index.html                    one table per (benchmark, mode, protocol), plots, the paper's numbers
     OUT/static/site.css, site.js      the only assets; nothing is fetched from elsewhere
     OUT/s/NAME/index.html             one submission: metadata, verification, per-task results
     OUT/s/NAME/t/TASK.html            trajectories of one task: each round's testbench, diff, feedback
@@ -28,6 +28,7 @@ from typing import Any
 import jinja2
 
 from harness.baseline import RandomBaseline, load_random_baseline
+from harness.protocol import DEFAULT_PROTOCOL
 from harness.records import ALL_METRICS, ScoreResult
 from harness.results import RoundRecord, to_frame, write_frame
 from leaderboard import plots
@@ -42,11 +43,11 @@ from leaderboard.submission import (
     open_submission,
     run_digest,
 )
-from leaderboard.verify import DIFFERS, VERIFIED, Verification, read_verification
+from leaderboard.verify import DIFFERS, FAILED, VERIFIED, Verification, read_verification
 
 HERE = Path(__file__).parent
 PAPER_RESULTS = HERE / "paper_results.json"
-MODE_ORDER = {"agentic": 0, "direct": 1}
+MODE_ORDER = {"agentic": 0, "direct": 1, "agentic · cocotb": 2, "direct · cocotb": 3}
 MAX_DIFF_LINES = 400
 TABLE_FORMATS = ("csv", "parquet")
 
@@ -106,6 +107,11 @@ class Entry:
         b = self.view.config.benchmark or "?"
         return Path(b).name if ("/" in b and Path(b).exists()) else b
 
+    @property
+    def protocol(self) -> str:
+        """Runs of different evaluation protocols (harness.protocol) are never ranked in one table."""
+        return self.view.config.protocol
+
 
 @dataclass
 class BuildReport:
@@ -128,6 +134,9 @@ def verification_mark(ver: Verification | None, digest: str) -> Mark:
     if ver.verdict == VERIFIED:
         return Mark("verified", "verified",
                     f"{ver.checked_rounds} rounds re-scored on {ver.created[:10]}, all numbers reproduce")
+    if ver.verdict == FAILED:
+        first = ver.failures[0] if ver.failures else None
+        return Mark("failed", "failed", f"refused by the test rules or integrity checks: {first}"[:300])
     if ver.verdict == DIFFERS:
         n = len(ver.differences)
         return Mark("differs", "differs", f"{n} figure{'s' if n != 1 else ''} of the run do{'es' if n == 1 else ''} "
@@ -292,11 +301,16 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
         except (SubmissionError, OSError, ValueError, KeyError, TypeError) as e:
             report.skipped.append(f"{folder.name}: {e}")
 
-    groups: dict[tuple[str, str], list[Entry]] = defaultdict(list)
+    groups: dict[tuple[str, str, str], list[Entry]] = defaultdict(list)
     for e in entries:
-        groups[(e.benchmark, e.view.config.mode)].append(e)
+        # Tracks and protocols are never ranked together: a cocotb (Python) run gets its own table,
+        # "agentic · cocotb", and each protocol its own.
+        lang = getattr(e.view.config, "tb_lang", "sv")
+        mode = e.view.config.mode if lang == "sv" else f"{e.view.config.mode} · {lang}"
+        groups[(e.benchmark, mode, e.protocol)].append(e)
     tables = []
-    for (bench, mode), es in sorted(groups.items(), key=lambda kv: (kv[0][0], MODE_ORDER.get(kv[0][1], 9), kv[0][1])):
+    for (bench, mode, protocol), es in sorted(groups.items(), key=lambda kv: (
+            kv[0][0], MODE_ORDER.get(kv[0][1], 9), kv[0][1], kv[0][2] != DEFAULT_PROTOCOL, kv[0][2])):
         es.sort(key=lambda e: (-e.view.pct("pass_rate"), -e.view.pct("avg_overall"), e.name))
         max_k = max(e.view.max_k for e in es)
         rounds_chart = plots.line_chart([(e.sub.meta.model, e.view.pass_by_round) for e in es[:8]],
@@ -305,7 +319,9 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
                                           for e in es], f"{bench} · {mode}: pass rate against model size")
         cov_chart = plots.histogram_chart(histogram([c for e in es for c in e.view.coverages]),
                                           f"{bench} · {mode}: coverage distribution, all samples")
-        tid = slug(f"{bench}-{mode}")
+        # The protocol joins the id only where a (benchmark, mode) has boards of several protocols.
+        shared = sum(1 for (b, m, _) in groups if (b, m) == (bench, mode)) > 1
+        tid = slug(f"{bench}-{mode}-{protocol}" if shared else f"{bench}-{mode}")
         info = infos.get(es[0].view.config.benchmark) or BenchmarkInfo()
         levels = difficulty_levels({d for e in es for d in e.view.by_difficulty})
         pass_chart = plots.bar_ci_chart([(e.sub.meta.model, e.view.pct("pass_rate"), e.view.pass_ci)
@@ -313,11 +329,11 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
         heat, heat_df = _heatmap(es, info, f"{bench} · {mode}: final coverage per task")
         board = _board_frame(es, levels, max_k)
         files = write_tables(board, out / "tables" / tid) + write_tables(heat_df, out / "tables" / f"{tid}-tasks")
-        tables.append({"id": tid, "benchmark": bench, "mode": mode, "entries": es, "levels": levels,
+        tables.append({"id": tid, "benchmark": bench, "mode": mode, "protocol": protocol, "entries": es, "levels": levels,
                        "max_k": max_k, "charts": [pass_chart, rounds_chart, cov_chart, size_chart],
                        "heatmap": heat, "files": files, "baseline": info.baseline,
                        "hard": sorted(info.hard) if info.hard is not None else None})
-        report.tables.append(f"{bench}/{mode}")
+        report.tables.append(f"{bench}/{mode}/{protocol}")
 
     _write(out / "index.html", env.get_template("index.html.j2").render(
         root="", tables=tables, paper=load_paper_results(paper), skipped=report.skipped,

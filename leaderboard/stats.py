@@ -100,7 +100,7 @@ def bootstrap_over_tasks(task_values: list[float] | np.ndarray, resamples: int =
 
 def run_view(config: RunConfig, samples: list[SampleRecord], difficulty: dict[str, str] | None = None,
              hard: set[str] | None = None) -> RunView:
-    summary = summarize(samples, config.max_rounds)
+    summary = summarize(samples, config.max_rounds, protocol=config.protocol)
     ordered = sorted(samples, key=lambda s: (s.task_id, s.sample))
     view = RunView(config, summary, ordered, [s.final_overall for s in ordered])
     if not ordered:

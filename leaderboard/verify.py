@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from harness.metrics import sample_from_rounds, summarize
+from harness.protocol import get_protocol, replaces_best, state_key
 from harness.records import INFRA_ERROR, REJECTED, Design, ScoreResult
 from harness.results import RoundRecord, RunFolder, SampleRecord
 from harness.tasks import Task
@@ -25,6 +26,7 @@ from leaderboard.stats import group_rounds
 from leaderboard.submission import Submission, run_digest
 
 VERIFIED, DIFFERS, ERROR = "verified", "differs", "error"
+FAILED = "failed"  # a round the submission counts was refused by a test rule or an integrity check
 PERCENT_TOL = 0.005  # percents are stored rounded to 2 decimals
 
 ScoreFn = Callable[[Design, str, int], ScoreResult]
@@ -62,6 +64,8 @@ class Verification:
     skipped_rounds: int = 0  # rounds without a testbench (nothing to score)
     checked_samples: int = 0
     differences: list[Difference] = field(default_factory=list)
+    # Rounds submitted as scored that the rules/integrity checks refuse on re-scoring (field "rule").
+    failures: list[Difference] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     benchmark: str = ""
@@ -82,6 +86,7 @@ class Verification:
         known = set(cls.__dataclass_fields__)
         d = {k: v for k, v in d.items() if k in known}
         d["differences"] = [Difference(**x) for x in d.get("differences", [])]
+        d["failures"] = [Difference(**x) for x in d.get("failures", [])]
         return cls(**d)
 
     def report(self, limit: int = 50) -> str:
@@ -89,6 +94,7 @@ class Verification:
                 f"({self.scored} testbenches simulated, {self.skipped_rounds} without testbench), "
                 f"{self.checked_samples} samples, {len(self.differences)} differences")
         lines = [head]
+        lines += [f"  FAILED {d}" for d in self.failures[:limit]]
         lines += [f"  error: {e}" for e in self.errors]
         lines += [f"  warning: {w}" for w in self.warnings]
         lines += [f"  {d}" for d in self.differences[:limit]]
@@ -245,6 +251,8 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
                                               f"not in benchmark {config.benchmark}/{config.split}"))
             continue
         last: ScoreResult | None = None  # the agent keeps x_t and its result when an answer is unusable
+        best: tuple | None = None  # llm4cov: an unusable round carries the best state's result
+        proto = get_protocol(config.protocol)
         out: list[RoundRecord] = []
         for rec in recs:
             def diff(field_: str, a: Any, b: Any, rec: RoundRecord = rec) -> None:
@@ -257,7 +265,14 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
                     ver.errors.append(f"{task_id} sample {sample} round {rec.round}: engine infra error: "
                                       + "; ".join(res.errors)[:300])
                 passed = res.meets(task.targets)
-                last = res
+                key = state_key(res, task.targets)
+                if proto.memory == "latest" or replaces_best(proto, key, best[0] if best else None):
+                    best = (key, res)
+                last = best[1]
+                claimed = (rec.result or {}).get("status")
+                if res.status == REJECTED and claimed != REJECTED:
+                    ver.failures.append(Difference(rec.task_id, rec.sample, rec.round, "rule", claimed,
+                                                   "; ".join(res.errors)[:500]))
             else:
                 ver.skipped_rounds += 1
                 res = last or ScoreResult(status=REJECTED, instance=task.dut_instance,
@@ -275,13 +290,14 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
         if (s.task_id, s.sample) not in grouped:
             if s.rounds:  # a sample that failed before its first round legitimately has none
                 ver.differences.append(Difference(s.task_id, s.sample, None, "sample.rounds", s.rounds, 0))
-            rebuilt.append(sample_from_rounds(s.task_id, s.sample, [], error=s.error))
+            rebuilt.append(sample_from_rounds(s.task_id, s.sample, [], error=s.error, protocol=config.protocol))
             ver.checked_samples += 1
             continue
         if (s.task_id, s.sample) not in rescored:
             continue  # its task is unknown: already reported
         ver.checked_samples += 1
-        r = sample_from_rounds(s.task_id, s.sample, rescored[(s.task_id, s.sample)], error=s.error)
+        r = sample_from_rounds(s.task_id, s.sample, rescored[(s.task_id, s.sample)], error=s.error,
+                               protocol=config.protocol)
         rebuilt.append(r)
         for field_, a, b in compare_samples(s, r):
             ver.differences.append(Difference(s.task_id, s.sample, None, field_, a, b))
@@ -304,11 +320,14 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
         except (OSError, json.JSONDecodeError) as e:
             ver.errors.append(f"summary.json unreadable: {e}")
         else:
-            recomputed = summarize(rebuilt, config.max_rounds, submitted.get("tasks_expected"))
+            recomputed = summarize(rebuilt, config.max_rounds, submitted.get("tasks_expected"),
+                                   protocol=config.protocol)
             for field_, a, b in compare_summary(submitted, recomputed):
                 ver.differences.append(Difference("", None, None, field_, a, b))
 
-    if ver.differences:
+    if ver.failures:
+        ver.verdict = FAILED
+    elif ver.differences:
         ver.verdict = DIFFERS
     elif ver.errors or not ver.checked_samples:
         ver.verdict = ERROR
@@ -323,11 +342,12 @@ def load_tasks(benchmark: str, split: str) -> dict[str, Task]:
     return {t.id: t for t in load_benchmark(benchmark, split)}
 
 
-def engine_score_fn() -> ScoreFn:
-    """Score with a fresh engine whose disk cache is off."""
-    from harness.engine import Engine, EngineConfig
+def engine_score_fn(tb_lang: str = "sv") -> ScoreFn:
+    """Score with a fresh engine of the run's testbench language (sv | cocotb) whose disk cache is off."""
+    from harness.cocotb.track import make_engine
+    from harness.engine import EngineConfig
 
-    engine = Engine(EngineConfig(use_cache=False))
+    engine = make_engine(tb_lang, EngineConfig(use_cache=False))
     return lambda design, tb, seed: engine.score(design, tb, seed=seed)
 
 
@@ -340,7 +360,9 @@ def verify_submission(sub: Submission, score: ScoreFn | None = None, loader: Tas
         return Verification(submission=sub.name, verdict=ERROR, run_digest=run_digest(sub.run_dir),
                             benchmark=config.benchmark, split=config.split,
                             errors=[f"cannot load benchmark {config.benchmark}/{config.split}: {e}"])
-    return verify_run(sub.run, tasks, score or engine_score_fn(), name=sub.name, progress=progress, jobs=jobs)
+    lang = getattr(config, "tb_lang", "sv")
+    score = score or (engine_score_fn() if lang == "sv" else engine_score_fn(lang))
+    return verify_run(sub.run, tasks, score, name=sub.name, progress=progress, jobs=jobs)
 
 
 def read_verification(path) -> Verification | None:

@@ -10,7 +10,7 @@ from harness.engine import Engine, EngineConfig
 from harness.models import ModelRequest, get_model
 from harness.models.builtin_random import Plan, constants_in, hot_values
 from harness.models.ports import _parse_pyslang, _parse_regex, classify, parse_ports
-from harness.parse import parse_response
+from harness.parse import parse_llm4cov, parse_response
 from harness.records import OK, TIMEOUT, ScoreResult, SourceFile, Target, UncoveredPoint
 from harness.tasks import Task
 
@@ -205,7 +205,8 @@ def test_unknown_module_is_a_clear_error():
 
 def test_answer_is_formatted_like_an_llm_and_connects_every_port():
     text = answer(SEQ_TASK)
-    assert text.startswith("tb.sv\n```systemverilog\n") and text.rstrip().endswith("```")
+    assert text.startswith("filename: tb_acc.sv\n```systemverilog\n") and text.rstrip().endswith("```")
+    assert parse_llm4cov(text).ok and parse_response(text, dut_module="acc").ok  # both protocols read it
     tb = make_tb(SEQ_TASK)
     assert re.search(r"^module tb;", tb, re.M) and "$finish" in tb
     assert re.search(r"\bacc uut \(", tb)

@@ -116,11 +116,15 @@ def test_embedded_format_errors(tmp_path):
     assert t.targets[0].instance == "u" and t.reference_tbs == [] and t.spec_files == []
 
 
-def test_unknown_name_and_bad_folder(tmp_path):
+def test_unknown_name_and_bad_folder(tmp_path, monkeypatch):
+    import harness.dataset
+
     with pytest.raises(BenchmarkNotFound, match="unknown benchmark 'no-such-bench'"):
         load_benchmark("no-such-bench")
-    with pytest.raises(BenchmarkNotFound, match=r"cvdp-ecov is built from upstream data.*ecov-data build cvdp-ecov"):
+    monkeypatch.setattr(harness.dataset, "shipped_dir", lambda name: None)  # an install without the folder
+    with pytest.raises(BenchmarkNotFound, match=r"cvdp-ecov ships built under benchmarks/cvdp-ecov/.*ecov-data build cvdp-ecov"):
         load_benchmark("cvdp-ecov")
+    monkeypatch.undo()
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "train.jsonl").write_text("")
     with pytest.raises(FileNotFoundError, match=r"no 'test' split .*found train\.jsonl"):

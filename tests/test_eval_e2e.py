@@ -124,12 +124,14 @@ def fake_model(srv, tmp_path):
                      extra={"backoff_base": 0.05, "backoff_max": 0.2})
 
 
-def run_config(tasks, mode="agentic", agent="memoryless", max_rounds=3, n=1):
+def run_config(tasks, mode="agentic", agent="memoryless", max_rounds=3, n=1, protocol="ecov"):
+    """The tests here exercise the ecov protocol (patches, uncovered-line feedback, spent rounds);
+    tests/test_protocol.py exercises llm4cov, the default."""
     from harness.dataset import dataset_hash
     from harness.results import RunConfig
 
     return RunConfig(model="openai/test-model", mode=mode, agent=agent, benchmark="evaltest",
-                     dataset_hash=dataset_hash(tasks), n_samples=n, max_rounds=max_rounds)
+                     dataset_hash=dataset_hash(tasks), n_samples=n, max_rounds=max_rounds, protocol=protocol)
 
 
 def by_task(folder: RunFolder):

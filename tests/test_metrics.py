@@ -58,7 +58,9 @@ def test_summary_per_round_carries_early_stops_forward_and_weighs_tasks_equally(
     assert [r["avg_overall"] for r in s["per_round"]] == [62.5, 77.5, 80.0]
     assert s["pass_at_k"] == {"pass@1": 75.0, "pass@2": 100.0}  # pass@2 only over task a (n=2)
     assert s["per_task"]["a"] == {"samples": 2, "passed": 1, "pass_rate": 50.0, "best_overall": 100.0,
-                                  "mean_overall": 70.0, "syntax_ok": 1, "errors": 0}
+                                  "mean_overall": 70.0, "mean_overall_final": 70.0, "mean_overall_best": 70.0,
+                                  "syntax_ok": 1, "errors": 0, "reasks": 0}
+    assert s["pass_at_k_any"] == {"pass@2": 100.0}  # the paper's any-of-n: a has a pass, b has a pass
     assert (s["prompt_tokens"], s["completion_tokens"], s["cost"]) == (31, 11, 0.01)
     assert summarize(list(reversed(samples)), max_rounds=3) == s  # order does not matter
 
@@ -94,3 +96,49 @@ def test_report_table_shows_every_headline_number():
     for needle in ("pass %", "50.0", "avg coverage %", "60.0", "syntax %", "pass@k", "pass@2 100.0",
                    "r0 0.0", "r1 50.0", "tokens", "cost"):
         assert needle in text, needle
+
+
+def test_best_state_versus_final_round_under_each_protocol():
+    # A regression: round 1 (88%) is the best state, round 2 falls back to 60% (still ran).
+    rounds = [_round(0, "ok", 70.0, False), _round(1, "ok", 88.0, False), _round(2, "ok", 60.0, False)]
+    for r in rounds:
+        r.result["coverage"] = {"uut": {"overall": {"percent": 1, "covered": 1, "total": 1}}}
+    l4c = sample_from_rounds("t", 0, rounds, protocol="llm4cov", stop_reason="rounds")
+    assert (l4c.best_round, l4c.best_state_overall, l4c.final_overall) == (1, 88.0, 60.0)
+    assert l4c.best_overall_by_round == [70.0, 88.0, 88.0] and l4c.protocol == "llm4cov"
+    s = summarize([l4c], 3)
+    assert (s["protocol"], s["avg_overall"], s["avg_overall_best"], s["avg_overall_final"]) == \
+        ("llm4cov", 88.0, 88.0, 60.0)
+    assert [r["avg_overall"] for r in s["per_round"]] == [70.0, 88.0, 88.0]
+    assert [r["avg_overall_final"] for r in s["per_round"]] == [70.0, 88.0, 60.0]
+    assert s["stop_reasons"] == {"rounds": 1} and s["avg_cov_definition"].startswith("best state")
+    ecov = summarize([sample_from_rounds("t", 0, rounds, protocol="ecov")], 3)
+    assert (ecov["protocol"], ecov["avg_overall"], ecov["avg_overall_best"]) == ("ecov", 60.0, 88.0)
+    assert [r["avg_overall"] for r in ecov["per_round"]] == [70.0, 88.0, 60.0]
+
+
+def test_best_state_ranks_a_run_above_coverage_and_a_pass_above_coverage():
+    cov = {"uut": {"overall": {"percent": 1, "covered": 1, "total": 1}}}
+    ran_low, passed_low, crashed = _round(0, "ok", 50.0, False), _round(1, "ok", 80.0, True), \
+        _round(2, "crashed", 0.0, False)
+    hi_fail = _round(3, "ok", 90.0, False)
+    for r in (ran_low, passed_low, hi_fail):
+        r.result["coverage"] = cov
+    rec = sample_from_rounds("t", 0, [ran_low, passed_low, crashed, hi_fail], protocol="llm4cov")
+    assert rec.best_round == 1 and rec.best_state_overall == 80.0  # met targets beats 90% without
+    assert rec.passed and rec.passed_round == 1
+
+
+def test_pass_at_n_any_of_n_beside_the_unbiased_estimator():
+    samples = [sample("a", i, [10.0], passed_round=0 if i == 2 else None) for i in range(5)]
+    samples += [sample("b", i, [10.0]) for i in range(5)]
+    s = summarize(samples, 1)
+    assert s["pass_at_k_any"] == {"pass@5": 50.0}  # a: one of five passed; b: none
+    assert s["pass_at_k"]["pass@5"] == 50.0 and s["pass_at_k"]["pass@1"] == 10.0
+    assert "any" in s["pass_at_k_labels"]["pass_at_k_any"] and "unbiased" in s["pass_at_k_labels"]["pass_at_k"]
+
+
+def test_a_failed_simulation_counts_zero_in_the_best_state():
+    timed_out = _round(0, "timeout", 30.0, False)  # partial coverage of a run that did not finish
+    rec = sample_from_rounds("t", 0, [timed_out], protocol="llm4cov")
+    assert (rec.best_round, rec.best_state_overall, rec.best_overall_by_round, rec.syntax_ok) == (0, 0.0, [0.0], False)

@@ -31,7 +31,7 @@ def answer(body):
 
 def command(url, bench, out, cache):
     return [sys.executable, "-m", "harness.cli.eval", "--model", "openai/test-model", "--api-base", url,
-            "--benchmark", str(bench), "--mode", "agentic", "--max-rounds", str(ROUNDS), "-n", str(N),
+            "--benchmark", str(bench), "--mode", "agentic", "--protocol", "ecov", "--max-rounds", str(ROUNDS), "-n", str(N),
             "--workers", "2", "--out", str(out), "--cache-dir", str(cache), "--no-progress"]
 
 

@@ -61,7 +61,8 @@ def test_rebuilding_from_shared_gives_the_shipped_tasks(name):
     assert set(built) - left_out == set(shipped)
     for tid, s in shipped.items():
         b = built[tid]
-        strip = {k: v for k, v in b.source.items() if k not in CALIBRATION_KEYS}
+        # Empty source fields do not survive a parquet round trip; calibration fields come from validate.
+        strip = {k: v for k, v in b.source.items() if k not in CALIBRATION_KEYS and v != ""}
         assert {k: v for k, v in s.source.items() if k not in CALIBRATION_KEYS} == strip, tid
         assert replace(b, targets=s.targets, source=s.source) == s, f"{tid} differs from a fresh build"
 

@@ -1,9 +1,12 @@
-"""Stage 1 end to end on the CPU, through `ecov-train stage --config`:
+"""Stage 1 end to end on the CPU with the released LLM4Cov rules, through `ecov-train stage --config
+trainers/configs/stage1_tiny_cpu.yaml`:
 
-states from a recorded ecov-eval run of a "student" -> worst-state selection -> K revisions from a
-scripted OpenAI-compatible "teacher" on 127.0.0.1 -> real scoring by the engine -> rejection with tau
--> curation -> a few real SFT steps (trl SFTTrainer) on a tiny random model whose tokenizer is trained
-here on the task's text. The loss of every step is recorded and a checkpoint is written.
+a recorded `ecov-eval --mode direct -n 4` run of a scripted "student" -> selection (xrun_fail, worst;
+no median: the spread is 0.0994, not > 0.1) -> 2 rollouts x 2 rounds per state by a scripted
+OpenAI-compatible "teacher" on 127.0.0.1, through harness.agent.run_sample and the real engine -> the
+released rejection rule (fix kept, per-metric decrease rejected, one row per task) -> curation,
+contamination against the embedded suite, token-length limit -> dataset/ (parquet + card) -> a few real
+SFT steps (trl SFTTrainer) on a tiny random model whose tokenizer is trained here on the task's text.
 """
 
 from __future__ import annotations
@@ -20,12 +23,13 @@ from test_trainers import (
     CONFIGS,
     GOOD,
     MID,
+    ROLLOUT_SCRIPT,
     SYNTAX_BAD,
-    TEACHER_SCRIPT,
     WEAK,
+    eval_prompt,
     full,
     make_task,
-    record_student_run,
+    record_direct_run,
 )
 
 from harness.prompts import build_messages
@@ -72,20 +76,21 @@ def stage1(tmp_path_factory):
     root = tmp_path_factory.mktemp("stage1")
     mp = pytest.MonkeyPatch()
     try:
-        task, run, tasks_path = record_student_run(root, mp)
+        task, run, tasks_path = record_direct_run(root, mp)
         texts = [m["content"] for m in build_messages(task, WEAK, "feedback")] + [full(t) for t in (GOOD, MID)]
         build_tiny_model(root / "tiny-model", texts)
-        cfg = yaml.safe_load((CONFIGS / "tiny_cpu.yaml").read_text())
+        cfg = yaml.safe_load((CONFIGS / "stage1_tiny_cpu.yaml").read_text())
+        assert cfg["recipe"] == "llm4cov"
         cfg["tasks"] = {"path": str(tasks_path)}
         cfg["sources"] = [str(run.root)]
         cfg["student"]["init"] = str(root / "tiny-model")
         cfg["output_dir"] = str(root / "out")
-        with FakeOpenAIServer(list(TEACHER_SCRIPT)) as srv:
+        with FakeOpenAIServer(list(ROLLOUT_SCRIPT)) as srv:
             cfg["rejection"]["reviser"]["api_base"] = srv.url
             (root / "stage1.yaml").write_text(yaml.safe_dump(cfg))
             res = CliRunner().invoke(main, ["stage", "--config", str(root / "stage1.yaml")])
             teacher_requests = list(srv.requests)
-        yield root, cfg, res, teacher_requests, task
+        yield root, cfg, res, teacher_requests, task, run
     finally:
         mp.undo()
 
@@ -95,32 +100,74 @@ def _jsonl(path: Path) -> list[dict]:
 
 
 def test_stage1_end_to_end(stage1):
-    root, cfg, res, teacher_requests, task = stage1
+    root, cfg, res, teacher_requests, task, run = stage1
     assert res.exit_code == 0, res.output + repr(res.exception)
     out = root / "out"
 
-    # Worst-state sampling: of the student's 3 states, the passing one is left out and the budget of 1
-    # goes to the lowest-coverage state (WEAK, sample 0 round 0).
+    # Selection from the direct-inference run: the compile failure and the worst; MID is only 0.0994
+    # (a fraction, as released) above WEAK, not > 0.1, so no median.
     states = _jsonl(out / "states.jsonl")
-    assert len(states) == 3
-    picked = [s for s in states if s["selected"]]
-    assert [(s["sample"], s["round"], s["testbench"]) for s in picked] == [(0, 0, WEAK)]
-    assert picked[0]["coverage"] == min(s["coverage"] for s in states)
+    assert [(s["sample"], s["status"], s["coverage"]) for s in states][:2] == [(0, "compile_error", 0.0),
+                                                                               (1, "ok", 52.88)]
+    assert [(s["sample"], s["selected_as"]) for s in states if s["selected"]] == [(0, "xrun_fail"), (1, "worst")]
 
-    # K=5 teacher revisions, all asked with the evaluation prompt of that state, all scored.
-    assert len(teacher_requests) == 5
-    assert all(r["messages"] == build_messages(task, WEAK, picked[0]["feedback"]) for r in teacher_requests)
-    cands = _jsonl(out / "rejection.jsonl")
-    assert [c["reason"] for c in cands] == ["parse_error", "compile_error", "gain_below_tau", "not_best", "kept"]
-    kept = cands[4]
-    assert kept["gain"] >= cfg["rejection"]["tau"] and kept["gain"] == max(c["gain"] for c in cands)
-    assert 0 <= cands[2]["gain"] < cfg["rejection"]["tau"]
+    # Rollouts: 2 states x 2 repetitions x up to 2 teacher rounds, through the evaluation's agent. The
+    # first request of a rollout is the evaluation prompt of the selected state with the feedback the
+    # direct run rendered for it.
+    assert len(teacher_requests) == 8
+    direct = {r.sample: r for r in run.rounds()}
+    assert teacher_requests[0]["messages"] == eval_prompt(task, SYNTAX_BAD, direct[0].feedback)
+    assert teacher_requests[4]["messages"] == eval_prompt(task, WEAK, direct[1].feedback)
+    from harness.results import RunFolder
 
+    rollouts = RunFolder(out / "rollouts")
+    assert rollouts.read_config().max_rounds == 3 and len(rollouts.samples()) == 4
+    recorded = [r for r in rollouts.rounds() if r.round > 0]
+    assert [r.messages for r in recorded] == [r["messages"] for r in teacher_requests]
+
+    # The released rejection rule, round by round (rejection.jsonl), and one row for the task.
+    trans = _jsonl(out / "rejection.jsonl")
+    assert [(t["rep"], t["round"], t["reason"]) for t in trans] == [
+        (0, 1, "not_best"), (0, 2, "not_best"),  # a fix (+0.5288), then +0.0994
+        (1, 1, "no_coverage"), (1, 2, "kept"),  # still failing, then a fix to GOOD: the largest gain
+        (0, 1, "not_best"), (0, 2, "metric_decreased"),  # +0.0994, then +0.0256 with branch 66.67 -> 50
+        (1, 1, "parse_error"), (1, 2, "gain_not_above_threshold"),  # no code, then no gain
+    ]
+    assert "branch 66.67 -> 50.00" in trans[5]["detail"] and trans[5]["overall"] > trans[4]["overall"]
+    assert trans[3]["fixed"] and trans[3]["gain"] == 0.9711
     rows = _jsonl(out / "rows.jsonl")
     assert len(rows) == 1 and rows[0]["stage"] == 1
     assert rows[0]["completion"] == [{"role": "assistant", "content": full(GOOD)}]
-    assert rows[0]["meta"]["gain"] == kept["gain"]
-    assert SYNTAX_BAD not in json.dumps(rows)
+    assert rows[0]["prompt"] == recorded[3].messages and SYNTAX_BAD in rows[0]["prompt"][-1]["content"]
+
+    # The dataset: parquet that datasets loads, a manifest publish recognizes, a card with every rule.
+    from datasets import load_dataset
+
+    ds = load_dataset("parquet", data_files=str(out / "dataset" / "data" / "train.parquet"), split="train")
+    assert ds.num_rows == 1 and ds[0]["prompt"] == rows[0]["prompt"]
+    assert json.loads((out / "dataset" / "manifest.json").read_text())["kind"] == "ecov-train-rows"
+    card = (out / "dataset" / "README.md").read_text()
+    for source_file in ("select_direct_infer_samples.py", "batch_query_agentic_round.py", "prompt_inject.py",
+                        "filter_invalid_rows", "has_absolute_improvement", "parse_dataframe",
+                        "_strip_prompt_injection_messages", "data_contamination_detect.py", "CONTAMINATION_IDS"):
+        assert source_file in card, source_file
+    assert "| rows in the dataset | 1 |" in card and "metric_decreased 1" in card
+    assert "rows kept after contamination filter (16 evaluation tasks) | 1 |" in card
+    from harness.cli.data import main as data_main
+
+    pub = CliRunner().invoke(data_main, ["publish", str(out / "dataset"), "--repo-id", "me/rows", "--dry-run"])
+    assert pub.exit_code == 0 and pub.output.strip() == card.strip()
+    from test_dataset import FakeHub  # a local stand-in for the hub's create/preupload/commit endpoints
+
+    hub = FakeHub()
+    try:
+        pub = CliRunner().invoke(data_main, ["publish", str(out / "dataset"), "--repo-id", "me/rows",
+                                             "--endpoint", hub.url, "--token", "hf_test"])
+    finally:
+        hub.shutdown()
+    assert pub.exit_code == 0, pub.output
+    assert sorted(hub.files) == ["README.md", "data/train.parquet", "manifest.json"]
+    assert hub.files["README.md"].decode() == card
 
     # SFT: every step's loss recorded and finite, a loadable checkpoint that differs from the start.
     log = _jsonl(out / "train_log.jsonl")
@@ -135,6 +182,16 @@ def test_stage1_end_to_end(stage1):
     trained = AutoModelForCausalLM.from_pretrained(out / "final")
     assert any(not torch.equal(a, b) for a, b in zip(start.parameters(), trained.parameters(), strict=True))
 
+    # A rerun resumes: every rollout is in rollouts/, so the teacher is not asked again.
+    with FakeOpenAIServer([]) as srv:
+        again = yaml.safe_load((root / "stage1.yaml").read_text())
+        again["rejection"]["reviser"]["api_base"] = srv.url
+        (root / "again.yaml").write_text(yaml.safe_dump(again))
+        r2 = CliRunner().invoke(main, ["synth", "--config", str(root / "again.yaml")])
+        assert r2.exit_code == 0, r2.output
+        assert not srv.requests
+    assert _jsonl(out / "rows.jsonl") == rows
+
 
 def test_completion_only_loss_masks_the_prompt(stage1):
     """The loss covers the response only: trl's completion mask is 0 over the whole prompt."""
@@ -142,7 +199,7 @@ def test_completion_only_loss_masks_the_prompt(stage1):
     from transformers import AutoTokenizer
     from trl import SFTConfig, SFTTrainer
 
-    root, cfg, res, _, _ = stage1
+    root, cfg, res, *_ = stage1
     assert res.exit_code == 0, res.output
     rows = _jsonl(root / "out" / "rows.jsonl")
     tok = AutoTokenizer.from_pretrained(cfg["student"]["init"])
@@ -164,7 +221,7 @@ def test_completion_only_loss_masks_the_prompt(stage1):
 
 
 def test_sft_lora_and_stage_guard(stage1, tmp_path):
-    root, cfg, res, _, _ = stage1
+    root, cfg, res, *_ = stage1
     assert res.exit_code == 0, res.output
     # Stage-1 rows given to a stage-2 SFT: refused (stages are never mixed).
     cfg2 = json.loads(json.dumps(cfg))

@@ -1,6 +1,6 @@
 """ecov-train: the LLM4Cov recipe, one config per stage.
 
-    ecov-train synth --config trainers/configs/stage1.yaml   # rows only (states, rejection, curation)
+    ecov-train synth --config trainers/configs/stage1.yaml   # rows + dataset/ (selection, rollouts, rejection, curation)
     ecov-train sft   --config trainers/configs/stage1.yaml   # SFT on output_dir/rows.jsonl
     ecov-train stage --config trainers/configs/stage1.yaml   # both
 """
@@ -23,9 +23,10 @@ def _input_errors() -> tuple[type[Exception], ...]:
     """Errors that mean the config points at something missing or wrong: usage errors (exit 2)."""
     from harness.dataset import BenchmarkNotFound
     from harness.models import MissingKeyError, UnknownModelError
+    from trainers.selection import NotDirectRun
     from trainers.synth import NoTasks
 
-    return (FileNotFoundError, BenchmarkNotFound, MissingKeyError, UnknownModelError, NoTasks)
+    return (FileNotFoundError, BenchmarkNotFound, MissingKeyError, UnknownModelError, NoTasks, NotDirectRun)
 
 
 _INPUT_ERRORS = _input_errors()

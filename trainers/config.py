@@ -38,6 +38,30 @@ class SamplingConfig:
 
 
 @dataclass
+class SelectionConfig:
+    """llm4cov recipe: which direct-inference states of the student get rollouts
+    (scripts/select_direct_infer_samples.py; the best/random ablations: ..._ablation.py)."""
+
+    strategy: str = "released"  # released (xrun-fail + worst + median) | best | random (ablations)
+    prioritize_worst: bool = True  # the script's --prioritize-worst: worst always, median when spread > spread
+    spread: float = 0.1  # --worst-threshold, a FRACTION of overall coverage (0.1 = 10 points)
+    per_task: int = 1  # best / random: states per task
+    seed: int = 0  # random: the ablation script's --seed
+
+
+@dataclass
+class RolloutConfig:
+    """llm4cov recipe: multi-round rollouts from each selected state through harness.agent.run_sample
+    (scripts/batch_query_agentic_round.py: --agentic-rounds 3, --gen-repetitions 2)."""
+
+    rounds: int = 3  # model calls after the selected state
+    repetitions: int = 2  # independent rollouts per state
+    agent: dict[str, Any] = field(default_factory=dict)  # extra harness.agent.AgentConfig fields
+    inject_rules: bool = False  # SYN_PROMPT_INJECTION (False as released): expert rules in the task text
+    concurrency: int = 4  # rollouts in flight at once
+
+
+@dataclass
 class ModelConfig:
     """A LiteLLM model string (``hosted_vllm/NAME`` or ``openai/NAME`` for a vLLM server) and options."""
 
@@ -57,6 +81,42 @@ class RejectionConfig:
     reviser: ModelConfig = field(default_factory=ModelConfig)
     seed: int = 1  # engine seed; revision k of a state uses sample index k
     concurrency: int = 8  # revision requests of a state in flight at once (scoring stays sequential)
+    # llm4cov recipe (scripts/synthetic_data_filter.py has_absolute_improvement / parse_dataframe):
+    threshold: float = 0.01  # overall must rise by MORE than this FRACTION (0.01 = 1 point)
+    per_metric: bool = True  # and no DUT metric may decrease
+    keep_per: str = "task"  # the largest gain kept per task (groupby context_id) | per state
+
+
+@dataclass
+class ContaminationConfig:
+    """Drop rows whose design overlaps an evaluation task (scripts/data_contamination_detect.py,
+    CONTAMINATION_IDS in scripts/synthetic_data_filter.py). Off while no evaluation set is named."""
+
+    eval_benchmark: str = ""  # a name/folder/hub id for harness.dataset.load_benchmark
+    eval_split: str = "test"
+    eval_path: str = ""  # or a tasks JSONL file
+    threshold: float = 0.5  # ROUGE-L F1 >= threshold on any file pair is an overlap
+    files: str = "rtl+spec"  # rtl+spec (as released) | rtl
+    ids: list[str] = field(default_factory=list)  # training task ids dropped outright
+
+
+@dataclass
+class LengthConfig:
+    """Token-length limits, counted with ``tokenizer`` (default: the student's)."""
+
+    max_tokens: int = 0  # rows (prompt + completion, chat template) longer than this are dropped; 0 = off
+    rtl_max_tokens: int = 0  # designs with more RTL tokens are dropped (released: filter_data_by_length); 0 = off
+    rtl_min_tokens: int = 0  # designs with at most this many RTL tokens are dropped (keep_long); 0 = off
+    tokenizer: str = ""
+
+
+@dataclass
+class ResampleConfig:
+    """Resize the rows of the sources to ``total`` (scripts/upload_to_hub.py resize_dataframes)."""
+
+    total: int = -1  # -1: no resizing (as released)
+    mode: str = "proportional"  # proportional (released) | equal (ECov: the same count from every source)
+    seed: int = 42
 
 
 @dataclass
@@ -64,6 +124,10 @@ class CurationConfig:
     require: str = "compile"  # compile: parses and compiles | run: also ran to $finish (status ok)
     dedupe: bool = True  # drop rows whose (prompt, response) already appeared
     rescore: bool = False  # stage 0: score recorded testbenches again instead of trusting the run folder
+    strip_rules: bool = True  # remove injected expert rules from row prompts (scripts/synthetic_data_parse.py)
+    contamination: ContaminationConfig = field(default_factory=ContaminationConfig)
+    length: LengthConfig = field(default_factory=LengthConfig)
+    resample: ResampleConfig = field(default_factory=ResampleConfig)
 
 
 @dataclass
@@ -118,6 +182,9 @@ class StageConfig:
     student: StudentConfig
     tasks: TasksConfig = field(default_factory=TasksConfig)
     sources: list[str] = field(default_factory=list)  # ecov-eval run folders
+    recipe: str = "llm4cov"  # llm4cov: the released pipeline | ecov: worst-state sampling + K revisions + tau
+    selection: SelectionConfig = field(default_factory=SelectionConfig)
+    rollouts: RolloutConfig = field(default_factory=RolloutConfig)
     sampling: SamplingConfig = field(default_factory=SamplingConfig)
     rejection: RejectionConfig = field(default_factory=RejectionConfig)
     curation: CurationConfig = field(default_factory=CurationConfig)
@@ -157,6 +224,11 @@ _NESTED: dict[tuple[type, str], type] = {
     (StageConfig, "student"): StudentConfig,
     (StageConfig, "tasks"): TasksConfig,
     (StageConfig, "sampling"): SamplingConfig,
+    (StageConfig, "selection"): SelectionConfig,
+    (StageConfig, "rollouts"): RolloutConfig,
+    (CurationConfig, "contamination"): ContaminationConfig,
+    (CurationConfig, "length"): LengthConfig,
+    (CurationConfig, "resample"): ResampleConfig,
     (StageConfig, "rejection"): RejectionConfig,
     (StageConfig, "curation"): CurationConfig,
     (StageConfig, "sft"): SFTConfig,
@@ -179,6 +251,21 @@ def _check(cfg: StageConfig) -> None:
     need(isinstance(cfg.sources, list) and all(isinstance(s, str) for s in cfg.sources),
          "sources must be a list of run folder paths")
     need(bool(cfg.sources), "sources: at least one ecov-eval run folder is required")
+    need(cfg.recipe in ("llm4cov", "ecov"), f"recipe must be llm4cov or ecov, got {cfg.recipe!r}")
+    sel = cfg.selection
+    need(sel.strategy in ("released", "best", "random"),
+         f"selection.strategy must be released, best or random, got {sel.strategy!r}")
+    need(isinstance(sel.spread, (int, float)) and 0 <= sel.spread < 1,
+         f"selection.spread is a fraction of overall coverage in [0, 1), got {sel.spread!r}")
+    need(isinstance(sel.per_task, int) and sel.per_task >= 1, f"selection.per_task must be >= 1, got {sel.per_task!r}")
+    ro = cfg.rollouts
+    need(isinstance(ro.rounds, int) and ro.rounds >= 1, f"rollouts.rounds must be an integer >= 1, got {ro.rounds!r}")
+    need(isinstance(ro.repetitions, int) and ro.repetitions >= 1,
+         f"rollouts.repetitions must be an integer >= 1, got {ro.repetitions!r}")
+    need(isinstance(ro.agent, dict) and not {"max_rounds", "seed", "mode"} & set(ro.agent),
+         "rollouts.agent holds extra AgentConfig fields (agent, protocol, ...); rounds and seed are set "
+         "by rollouts.rounds and the source run")
+    need(isinstance(ro.concurrency, int) and ro.concurrency >= 1, "rollouts.concurrency must be >= 1")
     s = cfg.sampling
     need(s.strategy in ("worst", "uniform"), f"sampling.strategy must be worst or uniform, got {s.strategy!r}")
     need(s.scope in ("per_task", "global"), f"sampling.scope must be per_task or global, got {s.scope!r}")
@@ -191,6 +278,22 @@ def _check(cfg: StageConfig) -> None:
          f"rejection.concurrency must be an integer >= 1, got {r.concurrency!r}")
     if cfg.stage in (1, 2):
         need(bool(r.reviser.model), f"stage {cfg.stage} needs rejection.reviser.model (a LiteLLM model string)")
+    need(isinstance(r.threshold, (int, float)) and 0 <= r.threshold < 1,
+         f"rejection.threshold is a fraction of overall coverage in [0, 1), got {r.threshold!r}")
+    need(r.keep_per in ("task", "state"), f"rejection.keep_per must be task or state, got {r.keep_per!r}")
+    c = cfg.curation
+    need(0 < float(c.contamination.threshold) <= 1, "curation.contamination.threshold must be in (0, 1]")
+    need(c.contamination.files in ("rtl+spec", "rtl"),
+         f"curation.contamination.files must be rtl+spec or rtl, got {c.contamination.files!r}")
+    need(not (c.contamination.eval_benchmark and c.contamination.eval_path),
+         "give at most one of curation.contamination.eval_benchmark or eval_path")
+    need(isinstance(c.contamination.ids, list), "curation.contamination.ids must be a list of task ids")
+    need(c.resample.mode in ("proportional", "equal"),
+         f"curation.resample.mode must be proportional or equal, got {c.resample.mode!r}")
+    need(c.resample.total == -1 or c.resample.total > 0, "curation.resample.total must be -1 (off) or > 0")
+    for k in ("max_tokens", "rtl_max_tokens", "rtl_min_tokens"):
+        need(isinstance(getattr(c.length, k), int) and getattr(c.length, k) >= 0,
+             f"curation.length.{k} must be an integer >= 0 (0 = off)")
     need(cfg.curation.require in ("compile", "run"),
          f"curation.require must be compile or run, got {cfg.curation.require!r}")
     t = cfg.sft

@@ -90,6 +90,7 @@ def validate_rows(rows: list[Row], tasks: dict[str, Task], engine, seed: int = 1
                   coverage: str = "overall") -> None:
     """Parse each response against the testbench its prompt showed and score it; update row.meta."""
     from harness.parse import module_names, parse_response
+    from trainers.scoring import as_scorer
 
     for row in rows:
         task = tasks[row.task_id]
@@ -101,6 +102,50 @@ def validate_rows(rows: list[Row], tasks: dict[str, Task], engine, seed: int = 1
         if not parsed.ok:
             row.meta["status"] = ""
             continue
-        res: ScoreResult = engine.score(task.design, parsed.testbench, seed)
+        res: ScoreResult = as_scorer(engine)(task.design, parsed.testbench, seed)
         row.meta.update(status=res.status, errors=res.errors[:3],
                         coverage=round(coverage_of(res, task.targets, coverage), 2), rescored=True)
+
+
+# -- contamination, length limits, resampling (after execution-validated curation) ------------------
+
+def drop_contaminated(cur: Curation, tasks: dict[str, Task], index) -> None:
+    """Move rows whose design overlaps an evaluation task (``ContaminationIndex``) to ``cur.dropped``."""
+    kept = []
+    for row in cur.kept:
+        hit = index.match(tasks[row.task_id]) if row.task_id in tasks else None
+        if hit is None:
+            kept.append(row)
+        else:
+            reason = "contamination_id" if hit.by == "id" else "contamination_rouge"
+            cur.dropped.append(Dropped(row.key, row.task_id, reason, hit.describe()))
+    cur.kept = kept
+
+
+def drop_too_long(cur: Curation, tasks: dict[str, Task], tok, max_tokens: int = 0, rtl_max: int = 0,
+                  rtl_min: int = 0) -> dict[str, Any]:
+    """Drop rows over ``max_tokens`` and rows of designs outside the RTL token bounds; return measurements."""
+    from trainers.length import row_tokens, rtl_tokens
+
+    kept, longest, rtl = [], 0, {}
+    for row in cur.kept:
+        task = tasks.get(row.task_id)
+        if task is not None and (rtl_max or rtl_min):
+            if task.id not in rtl:
+                rtl[task.id] = rtl_tokens(task, tok)
+            n = rtl[task.id]
+            if rtl_max and n > rtl_max:
+                cur.dropped.append(Dropped(row.key, row.task_id, "rtl_too_long", f"{n} RTL tokens > {rtl_max}"))
+                continue
+            if rtl_min and n <= rtl_min:
+                cur.dropped.append(Dropped(row.key, row.task_id, "rtl_too_short", f"{n} RTL tokens <= {rtl_min}"))
+                continue
+        if max_tokens:
+            n = row_tokens(row, tok)
+            longest = max(longest, n)
+            if n > max_tokens:
+                cur.dropped.append(Dropped(row.key, row.task_id, "row_too_long", f"{n} tokens > {max_tokens}"))
+                continue
+        kept.append(row)
+    cur.kept = kept
+    return {"longest_row_tokens": longest, "rtl_tokens": rtl}

@@ -23,6 +23,7 @@ from typing import Any
 
 from harness.records import OK, ScoreResult
 from harness.tasks import Task
+from trainers.scoring import as_scorer
 from trainers.synth import Row, State, coverage_of
 
 # Candidate outcomes, in the report's ``reason`` field.
@@ -111,7 +112,8 @@ def revise_state(state: State, task: Task, reviser, engine, k: int, tau: float, 
     from harness.parse import module_names, parse_response
     from harness.prompts import build_messages
 
-    prompt = build_messages(task, testbench=state.testbench, feedback=state.feedback)
+    # The ecov recipe is ECov's earlier loop: its prompt and its parser (full files or patch hunks).
+    prompt = build_messages(task, testbench=state.testbench, feedback=state.feedback, protocol="ecov")
     design_modules = {n for f in task.rtl_files for n in module_names(f.content)}
     last = ScoreResult.from_dict(state.result) if state.result else None
     requests = [ModelRequest(prompt, task, testbench=state.testbench, result=last, round=state.round + 1,
@@ -134,7 +136,7 @@ def revise_state(state: State, task: Task, reviser, engine, k: int, tau: float, 
         if not parsed.ok:
             cand.reason, cand.detail = PARSE_ERROR, parsed.error[:300]
         else:
-            res = safe_score(engine.score, task.design, parsed.testbench, seed)
+            res = safe_score(as_scorer(engine), task.design, parsed.testbench, seed)
             cand.testbench = parsed.testbench
             cand.status = res.status
             cand.coverage = round(coverage_of(res, task.targets, coverage), 2)

@@ -2,8 +2,10 @@
 
 stage 0  rows = the teacher's own trajectories (every recorded response, paired with the state it
          answered), curated; SFT from the base student.
-stage 1  states = the stage-0 student's states (an ecov-eval run of stage0/final on the train split),
-         worst first; revisions by the teacher; coverage-guided rejection; curated; SFT from stage0/final.
+stage 1  recipe llm4cov (default, the released pipeline): states = the stage-0 student's direct-inference
+         samples, selected (xrun-fail / worst / median); multi-round rollouts by the teacher through the
+         evaluation's agent; the released rejection rule; curated; SFT from stage0/final.
+         recipe ecov: every agentic-round state, worst first; K single-step revisions; gain >= tau.
 stage 2  as stage 1, with the stage-1 student's states and the stage-1 student as reviser; SFT from
          stage1/final.
 
@@ -12,9 +14,10 @@ never mixed. Files written under ``output_dir``:
 
     stage_config.json  the config as read          states.jsonl     every state, with selected/rank
     synth.json         stage 0: rows per run        rejection.jsonl  every candidate, gain, reason
+    rollouts/          llm4cov: the rollouts, an ecov-eval run folder
     rows.raw.jsonl     rows before curation         curation.json    dropped rows and why
-    rows.jsonl         the training rows            final/, checkpoints/, train_log.jsonl (SFT)
-    stage.json         counts and paths of all the above
+    rows.jsonl         the training rows            dataset/         HF dataset + card (ecov-data publish)
+    final/, checkpoints/, train_log.jsonl (SFT)     stage.json       counts and paths of all the above
 """
 
 from __future__ import annotations
@@ -26,16 +29,13 @@ from typing import Any
 
 from harness.results import RunFolder, write_json_atomic
 from trainers.config import ModelConfig, StageConfig
-from trainers.curate import Curation, curate, validate_rows
+from trainers.curate import Curation, curate, drop_contaminated, drop_too_long, validate_rows
 from trainers.rejection import Candidate, rejection_rows
 from trainers.sampling import select_states
+from trainers.scoring import make_engine, make_scorer
 from trainers.synth import Row, State, load_tasks, read_rows, states_from_run, trajectory_rows, write_rows
 
-
-def make_engine():
-    from harness.engine import Engine, EngineConfig
-
-    return Engine(EngineConfig())
+__all__ = ["make_engine", "make_reviser", "run_stage", "sft_stage", "synth_stage"]
 
 
 def make_reviser(cfg: ModelConfig):
@@ -65,7 +65,8 @@ def _runs(cfg: StageConfig) -> list[RunFolder]:
 
 
 def synth_stage(cfg: StageConfig, *, engine=None, reviser=None, log=print) -> SynthOutcome:
-    """Everything before SFT: rows (stage 0) or states -> selection -> rejection (stages 1, 2), curated."""
+    """Everything before SFT: rows (stage 0) or states -> selection -> rollouts/revisions -> rejection,
+    then curation, contamination, length limits, resampling, and the dataset with its card."""
     out = cfg.out
     out.mkdir(parents=True, exist_ok=True)
     write_json_atomic(out / "stage_config.json", cfg.to_dict())
@@ -78,6 +79,7 @@ def synth_stage(cfg: StageConfig, *, engine=None, reviser=None, log=print) -> Sy
                 f"skipped: {', '.join(unknown[:5])}")
     cov = cfg.sampling.coverage
     result = SynthOutcome(rows=[], curation=Curation())
+    counts: dict[str, Any] = {}
 
     if cfg.stage == 0:
         per_run = {}
@@ -93,42 +95,177 @@ def synth_stage(cfg: StageConfig, *, engine=None, reviser=None, log=print) -> Sy
         if cfg.curation.rescore:
             validate_rows(result.rows, tasks, engine or make_engine(), cfg.rejection.seed, cov)
         result.stats = {"runs": per_run}
+        counts["recorded rounds (rows before curation)"] = len(result.rows)
         write_json_atomic(out / "synth.json", result.stats)
+    elif cfg.recipe == "llm4cov":
+        _llm4cov(cfg, tasks, runs, result, counts, engine, reviser, log)
     else:
-        for run in runs:
-            result.states.extend(states_from_run(run, tasks, cov))
-        s = cfg.sampling
-        result.selected = select_states(result.states, s.budget, s.strategy, s.scope, s.seed, s.include_passed)
-        rank = {st.key: i for i, st in enumerate(result.selected)}
-        with open(out / "states.jsonl", "w") as f:
-            for st in result.states:
-                d = st.to_dict()
-                d["selected"] = st.key in rank
-                d["rank"] = rank.get(st.key)
-                f.write(json.dumps(d, sort_keys=True) + "\n")
-        log(f"sampling ({s.strategy}, budget {s.budget} {s.scope}): {len(result.selected)} of "
-            f"{len(result.states)} states")
-        r = cfg.rejection
-        rows, cands = rejection_rows(
-            result.selected, tasks, reviser or make_reviser(r.reviser), engine or make_engine(),
-            k=r.k, tau=r.tau, stage=cfg.stage, source=r.reviser.model, seed=r.seed, coverage=cov,
-            concurrency=r.concurrency, report=out / "rejection.jsonl", log=log)
-        result.rows, result.candidates = rows, cands
-        reasons: dict[str, int] = {}
-        for c in cands:
-            reasons[c.reason] = reasons.get(c.reason, 0) + 1
-        result.stats = {"states": len(result.states), "selected": len(result.selected),
-                        "candidates": len(cands), "candidates_by_reason": dict(sorted(reasons.items())),
-                        "states_with_row": len(rows)}
-        log(f"rejection (K={r.k}, tau={r.tau:g}): {len(rows)} of {len(result.selected)} states kept a "
-            f"revision; candidates: {result.stats['candidates_by_reason']}")
+        _ecov(cfg, tasks, runs, result, counts, engine, reviser, log)
 
     write_rows(out / "rows.raw.jsonl", result.rows)
-    result.curation = curate(result.rows, cfg.curation.require, cfg.curation.dedupe)
-    write_json_atomic(out / "curation.json", result.curation.to_dict())
-    write_rows(out / "rows.jsonl", result.curation.kept)
-    log(result.curation.summary())
+    _curate(cfg, tasks, runs, result, counts, log)
     return result
+
+
+def _llm4cov(cfg, tasks, runs, result, counts, engine, reviser, log) -> None:
+    from trainers.improvement import keep_best, rows_from, transitions, write_report
+    from trainers.rollouts import run_rollouts
+    from trainers.selection import direct_states, select_states_llm4cov
+
+    per_run = {}
+    for run in runs:
+        states, stats = direct_states(run, tasks)
+        result.states.extend(states)
+        per_run[str(run.root)] = stats.to_dict()
+    sel = cfg.selection
+    result.selected = select_states_llm4cov(result.states, sel.strategy, sel.prioritize_worst, sel.spread,
+                                            sel.per_task, sel.seed)
+    chosen = {st.key: st for st in result.selected}
+    with open(cfg.out / "states.jsonl", "w") as f:
+        for st in result.states:
+            d = st.to_dict()
+            d["selected"] = st.key in chosen
+            d["selected_as"] = chosen[st.key].selected_as if st.key in chosen else ""
+            f.write(json.dumps(d, sort_keys=True) + "\n")
+    by_kind: dict[str, int] = {}
+    for st in result.selected:
+        by_kind[st.selected_as] = by_kind.get(st.selected_as, 0) + 1
+    log(f"selection ({sel.strategy}): {len(result.selected)} of {len(result.states)} direct-inference states "
+        f"of {len({s.task_id for s in result.states})} tasks: {by_kind}")
+    r, ro = cfg.rejection, cfg.rollouts
+    rollouts = run_rollouts(result.selected, tasks, reviser or make_reviser(r.reviser), make_scorer(engine), ro,
+                            cfg.out / "rollouts", model_name=r.reviser.model, log=log)
+    trans = transitions(rollouts, r.threshold, r.per_metric)
+    kept = keep_best(trans, r.keep_per)
+    write_report(cfg.out / "rejection.jsonl", trans)
+    result.rows, stripped = rows_from(kept, cfg.stage, r.reviser.model, cfg.curation.strip_rules)
+    reasons: dict[str, int] = {}
+    for t in trans:
+        reasons[t.reason] = reasons.get(t.reason, 0) + 1
+    result.stats = {"direct_runs": per_run, "states": len(result.states), "selected": len(result.selected),
+                    "selected_by_kind": by_kind, "rollouts": len(rollouts),
+                    "rollout_errors": sum(1 for x in rollouts if x.error), "transitions": len(trans),
+                    "transitions_by_reason": dict(sorted(reasons.items())), "fixes_kept": sum(t.fixed for t in kept),
+                    "rows": len(result.rows), "prompts_with_rules_stripped": stripped}
+    counts.update({"direct-inference samples": sum(v["samples"] for v in per_run.values()),
+                   "states (samples with a testbench)": len(result.states),
+                   "states selected": f"{len(result.selected)} ({', '.join(f'{k} {v}' for k, v in by_kind.items())})",
+                   "rollouts (state x repetition)": len(rollouts),
+                   "rollout rounds judged": len(trans),
+                   **{f"rounds {k}": v for k, v in sorted(reasons.items())},
+                   "rows after rejection (one per task)" if r.keep_per == "task" else "rows after rejection": len(result.rows)})
+    log(f"rejection (threshold {r.threshold:g}, per-metric {r.per_metric}, best per {r.keep_per}): "
+        f"{len(result.rows)} rows from {len(trans)} rounds; {result.stats['transitions_by_reason']}")
+
+
+def _ecov(cfg, tasks, runs, result, counts, engine, reviser, log) -> None:
+    cov = cfg.sampling.coverage
+    for run in runs:
+        result.states.extend(states_from_run(run, tasks, cov))
+    s = cfg.sampling
+    result.selected = select_states(result.states, s.budget, s.strategy, s.scope, s.seed, s.include_passed)
+    rank = {st.key: i for i, st in enumerate(result.selected)}
+    with open(cfg.out / "states.jsonl", "w") as f:
+        for st in result.states:
+            d = st.to_dict()
+            d["selected"] = st.key in rank
+            d["rank"] = rank.get(st.key)
+            f.write(json.dumps(d, sort_keys=True) + "\n")
+    log(f"sampling ({s.strategy}, budget {s.budget} {s.scope}): {len(result.selected)} of "
+        f"{len(result.states)} states")
+    r = cfg.rejection
+    rows, cands = rejection_rows(
+        result.selected, tasks, reviser or make_reviser(r.reviser), make_scorer(engine),
+        k=r.k, tau=r.tau, stage=cfg.stage, source=r.reviser.model, seed=r.seed, coverage=cov,
+        concurrency=r.concurrency, report=cfg.out / "rejection.jsonl", log=log)
+    result.rows, result.candidates = rows, cands
+    reasons: dict[str, int] = {}
+    for c in cands:
+        reasons[c.reason] = reasons.get(c.reason, 0) + 1
+    result.stats = {"states": len(result.states), "selected": len(result.selected),
+                    "candidates": len(cands), "candidates_by_reason": dict(sorted(reasons.items())),
+                    "states_with_row": len(rows)}
+    counts.update({"states": len(result.states), "states selected": len(result.selected),
+                   "revisions": len(cands), **{f"revisions {k}": v for k, v in sorted(reasons.items())},
+                   "rows after rejection": len(rows)})
+    log(f"rejection (K={r.k}, tau={r.tau:g}): {len(rows)} of {len(result.selected)} states kept a "
+        f"revision; candidates: {result.stats['candidates_by_reason']}")
+
+
+def _eval_tasks(cfg: StageConfig):
+    ct = cfg.curation.contamination
+    if ct.eval_path:
+        return list(load_tasks(path=ct.eval_path).values())
+    from harness.dataset import load_benchmark
+
+    return list(load_benchmark(ct.eval_benchmark, ct.eval_split))
+
+
+def _source_info(runs: list[RunFolder]) -> list[dict[str, Any]]:
+    out = []
+    for run in runs:
+        d: dict[str, Any] = {"path": str(run.root)}
+        if run.config_path.exists():
+            rc = run.read_config()
+            d.update(model=rc.model, mode=rc.mode, samples=rc.n_samples, benchmark=rc.benchmark,
+                     dataset_hash=rc.dataset_hash, agent=rc.agent, max_rounds=rc.max_rounds)
+        out.append(d)
+    return out
+
+
+def _curate(cfg: StageConfig, tasks, runs, result: SynthOutcome, counts: dict[str, Any], log) -> None:
+    """Execution-validated curation, contamination, length limits, resampling; rows.jsonl and dataset/."""
+    from trainers.dataset import render_card, write_dataset
+    from trainers.resample import resample
+
+    c, out = cfg.curation, cfg.out
+    cur = curate(result.rows, c.require, c.dedupe)
+    counts["rows kept by curation (parse/compile/dedupe)"] = len(cur.kept)
+    extra: dict[str, Any] = {}
+    ct = c.contamination
+    if ct.eval_benchmark or ct.eval_path or ct.ids:
+        from trainers.contamination import ContaminationIndex
+
+        index = ContaminationIndex(_eval_tasks(cfg) if (ct.eval_benchmark or ct.eval_path) else [],
+                                   ct.threshold, ct.files, ct.ids)
+        drop_contaminated(cur, tasks, index)
+        extra["contamination"] = {"eval": ct.eval_benchmark or ct.eval_path, "eval_tasks": index.eval_count,
+                                  "threshold": ct.threshold, "files": ct.files}
+        counts[f"rows kept after contamination filter ({index.eval_count} evaluation tasks)"] = len(cur.kept)
+    ln = c.length
+    if ln.max_tokens or ln.rtl_max_tokens or ln.rtl_min_tokens:
+        from trainers.length import load_tokenizer
+
+        name = ln.tokenizer or cfg.student.start
+        extra["length"] = {"tokenizer": name, **drop_too_long(cur, tasks, load_tokenizer(name), ln.max_tokens,
+                                                               ln.rtl_max_tokens, ln.rtl_min_tokens)}
+        counts["rows kept after length limits"] = len(cur.kept)
+        counts["longest row (tokens)"] = extra["length"]["longest_row_tokens"]
+    rs = resample(cur.kept, c.resample.total, c.resample.mode, c.resample.seed)
+    if c.resample.total != -1:
+        cur.kept = rs.rows
+        counts[f"rows after resampling to {c.resample.total} ({c.resample.mode})"] = len(cur.kept)
+    extra["resample"] = {"total": c.resample.total, "mode": c.resample.mode, "before": rs.before, "after": rs.after}
+    result.curation = cur
+    cur_d = cur.to_dict()
+    cur_d.update(extra)
+    write_json_atomic(out / "curation.json", cur_d)
+    write_rows(out / "rows.jsonl", cur.kept)
+    counts["rows in the dataset"] = len(cur.kept)
+    rejected = {k: v for k, v in (result.stats.get("transitions_by_reason") or result.stats.get("candidates_by_reason")
+                                  or {}).items() if k != "kept"}
+    card = render_card(cfg, counts, cur.counts(), [d.to_dict() for d in cur.dropped], _source_info(runs),
+                       len(cur.kept), rejected)
+    try:
+        write_dataset(out / "dataset", cur.kept, card, {"stage": cfg.stage, "recipe": cfg.recipe, "name": cfg.name,
+                                                        "rows": len(cur.kept), "counts": counts})
+        result.stats["dataset"] = str(out / "dataset")
+    except ImportError:
+        (out / "dataset").mkdir(exist_ok=True)
+        (out / "dataset" / "README.md").write_text(card)
+        log("synth: dataset/: the `datasets` package is missing (pip install 'ecov[train]'); wrote the card only")
+    result.stats["counts"] = counts
+    log(cur.summary())
 
 
 def sft_stage(cfg: StageConfig, rows: list[Row] | None = None, log=print):

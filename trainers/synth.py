@@ -37,6 +37,8 @@ class State:
     passed: bool
     source: str = ""  # run folder it came from
     result: dict[str, Any] = field(default_factory=dict, repr=False)  # ScoreResult.to_dict()
+    response: str = field(default="", repr=False)  # the answer that produced the testbench (replayed in rollouts)
+    selected_as: str = ""  # llm4cov selection: xrun_fail | worst | median | best | random
 
     @property
     def key(self) -> str:
@@ -47,6 +49,7 @@ class State:
         d["key"] = self.key
         if not with_result:
             d.pop("result")
+            d.pop("response")
         return d
 
     @classmethod
@@ -213,7 +216,9 @@ def trajectory_rows(run: RunFolder, tasks: dict[str, Task], stage: int = 0,
     so that curation can drop unusable responses without simulating again.
     """
     from harness.prompts import build_messages
+    from harness.protocol import get_protocol
 
+    proto = get_protocol(run.read_config().protocol if run.exists() else None)
     stats = SynthStats()
     rows: list[Row] = []
     for (task_id, sample), rounds in trajectories(run).items():
@@ -227,8 +232,14 @@ def trajectory_rows(run: RunFolder, tasks: dict[str, Task], stage: int = 0,
         prev_fb: str | None = None
         prev_cov = 0.0
         prev_round = -1
+        covs: list[float] = []
         for i, r in enumerate(rounds):
-            prompt = build_messages(task, testbench=prev_tb, feedback=prev_fb)
+            if proto.memory == "best" and r.state_round is not None and 0 <= r.state_round < i:
+                # Best-state memory (llm4cov): the prompt showed the state the run records, not the last.
+                src = rounds[r.state_round]
+                prev_tb, prev_fb, prev_round, prev_cov = src.testbench or None, src.feedback, src.round, \
+                    covs[r.state_round]
+            prompt = build_messages(task, testbench=prev_tb, feedback=prev_fb, protocol=proto)
             recorded = _recorded_prompt(r)
             if recorded is not None:
                 stats.prompt_checked += 1
@@ -237,6 +248,7 @@ def trajectory_rows(run: RunFolder, tasks: dict[str, Task], stage: int = 0,
                     stats.mismatch_keys.append(f"{task_id}#s{sample}r{r.round}")
             res = r.score()
             cov = coverage_of(res, task.targets, coverage)
+            covs.append(cov)
             state = {"key": f"{task_id}#s{sample}r{prev_round}@{run.root.name}", "sample": sample,
                      "round": prev_round, "coverage": round(prev_cov, 2)}
             meta = {"parse_error": r.parse_error, "status": res.status, "coverage": round(cov, 2),

@@ -326,6 +326,17 @@ def discover(source: Path) -> tuple[list[Path], list[Path]]:
     return jsonl, sorted(markers)
 
 
+# Problems Verilator 5.048 cannot simulate as specified, left out with the reason (found while writing
+# the references, benchmarks/cvdp-ecov/references/README.md).
+UNSIMULATABLE = {
+    "cvdp_copilot_restoring_division_0006": (
+        "Verilator 5.048 stops with DIDNOTCONVERGE (a combinational loop that never settles) as soon as a "
+        "division completes, so a testbench that exercises the design as specified crashes"),
+    "cvdp_copilot_restoring_division_0034": (
+        "Verilator 5.048 stops with DIDNOTCONVERGE (a combinational loop that never settles) as soon as a "
+        "division completes, so a testbench that exercises the design as specified crashes"),
+}
+
 # ECov's own reference testbenches (original work, never shown to a model), one per task id.
 REFERENCES = Path(__file__).resolve().parents[2] / "benchmarks" / BENCHMARK / "references"
 
@@ -363,6 +374,9 @@ def build(source: Path, only: list[str] | None = None, skip_bad: bool = False, c
             return
         if task.id in seen:
             res.skipped.append(Skipped(item_id, f"duplicate id {task.id}"))
+            return
+        if task.id in UNSIMULATABLE:
+            res.skipped.append(Skipped(task.id, UNSIMULATABLE[task.id]))
             return
         if only and task.id not in only:
             return

@@ -203,8 +203,9 @@ def _write_targets(folder: Path, split: str, tasks, cals, summ, seed: int) -> di
 @click.option("--dry-run", is_flag=True, help="Only write README.md (the dataset card) and print it.")
 def publish(folder: Path, repo_id: str, token: str | None, private: bool, endpoint: str | None,
             dry_run: bool) -> None:
-    """Upload a built FOLDER to the hub as dataset REPO_ID, with a rendered dataset card."""
-    from harness.publish import PublishError, render_card
+    """Upload a built FOLDER (a benchmark, or an ecov-train OUTPUT_DIR/dataset) to the hub as dataset REPO_ID,
+    with its dataset card."""
+    from harness.publish import PublishError, card_for
     from harness.publish import publish as do_publish
 
     if "/" not in repo_id:
@@ -212,7 +213,10 @@ def publish(folder: Path, repo_id: str, token: str | None, private: bool, endpoi
     if not (folder / "manifest.json").is_file():
         raise click.UsageError(f"{folder} is not a built benchmark folder (no manifest.json)")
     if dry_run:
-        card = render_card(folder)
+        try:
+            card = card_for(folder)
+        except PublishError as e:
+            raise click.ClickException(str(e)) from None
         (folder / "README.md").write_text(card)
         click.echo(card)
         return

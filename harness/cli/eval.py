@@ -16,6 +16,7 @@ import click
 
 from harness.agent import AGENTS, MODES
 from harness.executor import executor_from_options, executor_options
+from harness.protocol import DEFAULT_PROTOCOL, PROTOCOLS
 
 DEFAULT_BENCHMARK = "ecov-embedded"
 
@@ -27,9 +28,16 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9.]+", "-", text.lower()).strip("-.") or "x"
 
 
-def default_out(model: str, mode: str, agent: str, benchmark: str) -> Path:
-    """Stable, so that running the same command again resumes: runs/<model>_<mode>_<benchmark>."""
+def default_out(model: str, mode: str, agent: str, benchmark: str, protocol: str = DEFAULT_PROTOCOL,
+                tb_lang: str = "sv") -> Path:
+    """Stable, so that running the same command again resumes: runs/<model>_<mode>_<benchmark>
+    (``-<protocol>`` after the mode for a protocol other than the default, then ``-<tb_lang>`` for a track
+    other than sv)."""
     tag = mode if mode == "direct" or agent == "memoryless" else f"{mode}-{agent}"
+    if protocol != DEFAULT_PROTOCOL:
+        tag += f"-{protocol}"
+    if tb_lang != "sv":
+        tag += f"-{tb_lang}"
     return Path("runs") / f"{slug(model)}_{tag}_{slug(benchmark)}"
 
 
@@ -76,8 +84,13 @@ def _get_model(name: str, **kwargs):
 @click.option("--split", default="test", show_default=True)
 @click.option("-n", "n_samples", type=click.IntRange(min=1), default=1, show_default=True,
               help="samples per task (pass@k for k <= n).")
-@click.option("--max-rounds", type=click.IntRange(min=1), default=5, show_default=True,
-              help="agentic rounds per sample (direct mode: always 1).")
+@click.option("--protocol", type=click.Choice(sorted(PROTOCOLS)), default=DEFAULT_PROTOCOL, show_default=True,
+              help="evaluation protocol: llm4cov (the paper's loop: stimulus-only prompt, 4 rounds, best-state "
+                   "memory, format re-asks, stop at 100%) or ecov (targets in the prompt, patches, uncovered-line "
+                   "feedback, stop when every target is met). See docs/evaluation.md.")
+@click.option("--max-rounds", type=click.IntRange(min=1), default=None,
+              help="agentic rounds per sample, the first included [default: the protocol's: llm4cov 4, "
+                   "ecov 5] (direct mode: always 1).")
 @click.option("--temperature", type=click.FloatRange(min=0.0), default=0.7, show_default=True)
 @click.option("--top-p", type=click.FloatRange(min=0.0, max=1.0, min_open=True), default=0.8, show_default=True)
 @click.option("--max-tokens", type=click.IntRange(min=1), default=8192, show_default=True)
@@ -102,10 +115,13 @@ def _get_model(name: str, **kwargs):
 @click.option("--sim-timeout", type=click.FloatRange(min=1), default=60.0, show_default=True,
               help="simulation wall-clock limit per testbench, seconds.")
 @click.option("--no-progress", is_flag=True, help="no progress bar.")
+@click.option("--tb-lang", type=click.Choice(["sv", "cocotb"]), default="sv", show_default=True,
+              help="testbench language track: SystemVerilog, or Python with cocotb (needs the bwrap or docker "
+                   "sandbox; see docs/scoring.md).")
 @executor_options
-def eval_cmd(model, mode, agent, benchmark, split, n_samples, max_rounds, temperature, top_p, max_tokens,
+def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_rounds, temperature, top_p, max_tokens,
              api_base, workers, concurrency, seed, task_ids, limit, out, cache_dir, replay_run, max_retries,
-             sandbox, sim_timeout, no_progress, executor, ray_address):
+             sandbox, sim_timeout, no_progress, tb_lang, executor, ray_address):
     """Evaluate a model's testbenches on a benchmark: writes a run folder (resumed when it exists) and
     prints the summary. `ecov-eval report RUN_DIR` prints a run's summary again, `ecov-eval export RUN_DIR`
     writes it as a table, `ecov-eval compare RUN_A RUN_B` compares two runs. See docs/evaluation.md.
@@ -120,18 +136,22 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, max_rounds, temper
     tasks = _load_tasks(benchmark, split, task_ids, limit)
     llm = _get_model(model, api_base=api_base, temperature=temperature, top_p=top_p, max_tokens=max_tokens,
                      cache_dir=cache_dir, max_retries=max_retries, replay_run=replay_run)
-    out = out or default_out(model, mode, agent, benchmark)
+    out = out or default_out(model, mode, agent, benchmark, protocol, tb_lang)
+    rounds = 1 if mode == "direct" else (max_rounds or PROTOCOLS[protocol].rounds)
     config = RunConfig(
         model=model, mode=mode, agent=agent if mode == "agentic" else "direct", benchmark=benchmark,
-        dataset_hash=dataset_hash(tasks), n_samples=n_samples, max_rounds=max_rounds if mode == "agentic" else 1,
+        dataset_hash=dataset_hash(tasks), n_samples=n_samples, max_rounds=rounds,
         temperature=temperature, top_p=top_p, max_tokens=max_tokens, seed=seed, api_base=api_base,
-        split=split, extra={"workers": workers, "concurrency": concurrency or workers, "sandbox": sandbox,
-                            "sim_timeout": sim_timeout},
+        split=split, protocol=protocol,
+        extra={"workers": workers, "concurrency": concurrency or workers, "sandbox": sandbox,
+               "sim_timeout": sim_timeout},
+        tb_lang=tb_lang,
     )
-    from harness.engine import Engine, EngineConfig
+    from harness.cocotb.track import make_engine
+    from harness.engine import EngineConfig
 
     try:
-        engine = Engine(EngineConfig(sandbox=sandbox, run_seconds=sim_timeout))
+        engine = make_engine(tb_lang, EngineConfig(sandbox=sandbox, run_seconds=sim_timeout))
     except (RuntimeError, ValueError) as e:
         raise click.BadParameter(str(e), param_hint="--sandbox") from None
     scorer = executor_from_options(executor, ray_address, engine, workers or 2)  # see docs/scale.md
@@ -139,6 +159,10 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, max_rounds, temper
     config.extra.update(workers=workers, concurrency=concurrency or workers, executor=executor)
     if executor != "local":
         click.echo(f"executor: {scorer.describe()}", err=True)
+    elif not engine.sandbox.isolated:
+        from harness.sim.sandbox import NOT_ISOLATED
+
+        click.echo(f"warning: sandbox '{engine.isolation}' is {NOT_ISOLATED}", err=True)
     try:
         outcome = run_eval(tasks, llm, config, out, scorer=scorer, workers=workers,
                            concurrency=concurrency, progress=not no_progress)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from harness.engine import Engine, EngineConfig
+from harness.engine import EngineConfig
 from harness.feedback import render_feedback
 from harness.records import Design, SourceFile
 
@@ -25,15 +25,20 @@ from harness.records import Design, SourceFile
               type=click.Choice(["auto", "bwrap", "rlimit", "docker"]))
 @click.option("--timeout", default=60.0, show_default=True, type=float, help="Simulation wall-clock limit (s).")
 @click.option("--no-cache", is_flag=True, help="Always build and run, never reuse a stored result.")
-def cli(rtl, top, instance, tb, seed, as_json, sandbox, timeout, no_cache):
+@click.option("--tb-lang", type=click.Choice(["sv", "cocotb"]), default="sv", show_default=True,
+              help="sv: a SystemVerilog testbench; cocotb: a Python file of @cocotb.test() functions whose "
+                   "dut is --top (needs the bwrap or docker sandbox).")
+def cli(rtl, top, instance, tb, seed, as_json, sandbox, timeout, no_cache, tb_lang):
     """Score TB against the design: coverage of the DUT instance, per metric and instance."""
     files = tuple(SourceFile(Path(p).name, Path(p).read_text(errors="replace")) for p in rtl)
     names = [f.name for f in files]
     if len(set(names)) != len(names):
         raise click.UsageError("two --rtl files share a file name; rename one")
     design = Design(files, top, instance)
+    from harness.cocotb.track import make_engine
+
     try:
-        engine = Engine(EngineConfig(sandbox=sandbox, run_seconds=timeout, use_cache=not no_cache))
+        engine = make_engine(tb_lang, EngineConfig(sandbox=sandbox, run_seconds=timeout, use_cache=not no_cache))
     except (RuntimeError, ValueError) as exc:
         raise click.UsageError(str(exc)) from exc
     result = engine.score(design, Path(tb).read_text(errors="replace"), seed=seed)
@@ -41,7 +46,8 @@ def cli(rtl, top, instance, tb, seed, as_json, sandbox, timeout, no_cache):
         click.echo(json.dumps(result.to_dict(), indent=2, sort_keys=True))
     else:
         click.echo(render_feedback(result, max_chars=20000))
-        click.echo(f"Overall ({instance}): {result.overall:.2f}%  [isolation: {result.isolation}, "
+        iso = result.isolation if result.isolated else f"{result.isolation}, NOT isolated"
+        click.echo(f"Overall ({instance}): {result.overall:.2f}%  [isolation: {iso}, "
                    f"{result.seconds:.2f} s{', cached' if result.cached else ''}]")
 
 

@@ -23,6 +23,8 @@ class ModelRequest:
     round: int = 0
     sample: int = 0
     seed: int = 1
+    attempt: int = 0  # 0, then 1.. for each re-ask after an unusable answer (llm4cov protocol)
+    tb_lang: str = "sv"  # the testbench language asked for (sv | cocotb): builtins answer in it
 
 
 @dataclass
@@ -34,6 +36,7 @@ class Completion:
     cached: bool = False  # served from the response cache (or a replayed run): no API call made
     model: str = ""
     retries: int = 0  # failed attempts (429, 5xx, timeouts) before this answer
+    finish_reason: str = ""  # the provider's ("stop", "length", ...); "" when unknown
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -13,8 +13,10 @@ segments, written into the testbench as a plan comment: a new round replays the 
 logic is uncovered, and the constants found in uncovered lines and conditions (``4'hf``, ``== 200``)
 driven into the inputs named there. After a timeout it starts over with a quarter of the length.
 
-The answer is formatted like an LLM's: ``tb.sv`` then a fenced ``systemverilog`` block. The text is a
-pure function of (task, sample, round, seed, last result).
+The answer is formatted as the llm4cov protocol asks (both protocols' parsers accept it): a
+``filename: tb_<dut>.sv`` line, then a fenced ``systemverilog`` block. The text is a pure function of
+(task, sample, round, seed, last result). Under the llm4cov protocol the agent hands it a result with no
+uncovered points (that protocol's feedback shows none), so rounds only append longer, reseeded segments.
 """
 
 from __future__ import annotations
@@ -108,6 +110,10 @@ class RandomModel:
         self.cycles = cycles
 
     def complete(self, req: ModelRequest) -> Completion:
+        if getattr(req, "tb_lang", "sv") == "cocotb":
+            from harness.cocotb.random_tb import generate_cocotb
+
+            return Completion(text=generate_cocotb(req), model=NAME)
         return Completion(text=generate(req, base_cycles=self.cycles), model=NAME)
 
 
@@ -121,7 +127,7 @@ def generate(req: ModelRequest, base_cycles: int = BASE_CYCLES) -> str:
     roles = classify(ports, rtl)
     plan = make_plan(task, roles, req, base_cycles)
     tb = render(task, ports, roles, plan)
-    return f"tb.sv\n```systemverilog\n{tb}```\n"
+    return f"filename: tb_{task.dut_module}.sv\n```systemverilog\n{tb}```\n"
 
 
 # --------------------------------------------------------------------------------------------

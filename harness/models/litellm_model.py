@@ -58,9 +58,9 @@ def is_local(api_base: str | None) -> bool:
     return host in LOCAL_HOSTS or host.endswith(".local")
 
 
-def api_seed(seed: int, sample: int) -> int:
-    """The seed sent to the provider: distinct per sample, so n samples are not n copies."""
-    h = hashlib.sha256(f"{seed}:{sample}".encode()).hexdigest()
+def api_seed(seed: int, sample: int, attempt: int = 0) -> int:
+    """The seed sent to the provider: distinct per sample (and per re-ask), so n samples are not n copies."""
+    h = hashlib.sha256((f"{seed}:{sample}" + (f":{attempt}" if attempt else "")).encode()).hexdigest()
     return int(h[:8], 16) & 0x7FFFFFFF
 
 
@@ -145,6 +145,7 @@ class LiteLLMModel:
             "sample": req.sample,
             "round": req.round,
             "extra": self.extra,
+            **({"attempt": req.attempt} if req.attempt else {}),  # re-asks must not hit the cache
         }
 
     def complete(self, req: ModelRequest) -> Completion:
@@ -180,7 +181,7 @@ class LiteLLMModel:
             # The OpenAI SDK refuses to start without a key; a local server ignores it.
             kw["api_key"] = os.environ.get("OPENAI_API_KEY") or "sk-ecov-local"
         if self._supports_seed:
-            kw["seed"] = api_seed(req.seed, req.sample)
+            kw["seed"] = api_seed(req.seed, req.sample, req.attempt)
         kw.update(self.extra)
         return kw
 
@@ -239,8 +240,10 @@ class LiteLLMModel:
         usage = getattr(resp, "usage", None)
         prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
         completion = int(getattr(usage, "completion_tokens", 0) or 0)
+        finish = str(getattr(choice, "finish_reason", "") or "") if choice else ""
         return Completion(text=text, prompt_tokens=prompt, completion_tokens=completion,
-                          cost=self.cost(prompt, completion), model=self.name, retries=retries)
+                          cost=self.cost(prompt, completion), model=self.name, retries=retries,
+                          finish_reason=finish)
 
     def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
         """USD from LiteLLM's bundled cost map; 0 for models it does not price."""

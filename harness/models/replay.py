@@ -2,6 +2,7 @@
 
 Used to re-score a run (new simulator, new metric) without paying for the model again. Rounds are
 matched by (task_id, sample, round); when a round was written twice (a resumed run), the last wins.
+A round that was re-asked (llm4cov protocol) replays its unusable answers first, then the used one.
 """
 
 from __future__ import annotations
@@ -33,6 +34,11 @@ class ReplayModel:
             hint = f"recorded rounds for this sample: {have}" if have else "no rounds recorded for this sample"
             raise ModelError(f"builtin/replay: {self.run_dir} has no response for task {req.task.id!r} "
                              f"sample {req.sample} round {req.round} ({hint})")
-        return Completion(text=rec.response, prompt_tokens=rec.prompt_tokens,
+        rejected = rec.rejected_responses or []
+        if req.attempt < len(rejected):  # a re-asked round: replay the unusable answers first, in order
+            text, finish = rejected[req.attempt], (rec.rejected_finish or [""] * len(rejected))[req.attempt]
+        else:
+            text, finish = rec.response, rec.finish_reason
+        return Completion(text=text, prompt_tokens=rec.prompt_tokens,
                           completion_tokens=rec.completion_tokens, cost=rec.cost, cached=True,
-                          model=self.source_model or self.name)
+                          model=self.source_model or self.name, finish_reason=finish)

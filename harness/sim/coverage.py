@@ -26,6 +26,8 @@ class CoveragePoint:
     hier: str
     lines: str  # the ``S`` field: "5" / "8-9" / "114,119"
     count: int
+    module: str = ""  # the module the point was instrumented in (from ``page``: "v_line/counter")
+    key: str = ""  # the raw key: identifies the point (harness/sim/integrity.py compares point sets)
 
 
 def parse_coverage_dat(text: str) -> list[CoveragePoint]:
@@ -57,6 +59,8 @@ def parse_coverage_dat(text: str) -> list[CoveragePoint]:
                 hier=fields.get("h", ""),
                 lines=fields.get("S", ""),
                 count=merged[key],
+                module=fields.get("page", "").split("/", 1)[-1],
+                key=key,
             )
         )
     return points

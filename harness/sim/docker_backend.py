@@ -105,6 +105,7 @@ def _mapped(text: str, mapping: dict[str, str]) -> str:
 
 class DockerSandbox(Sandbox):
     name = "docker"
+    isolated = True
 
     def __init__(self, image: str = IMAGE):
         self.client = docker_client()

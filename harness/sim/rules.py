@@ -1,19 +1,117 @@
 """Test rules checked before anything compiles: what a testbench may not do to the design or the host.
 
-A testbench must exercise the design through its ports. Redefining a design module, including design
-files, ``bind``, ``force``/``release`` and hierarchical writes would let it fake coverage; ``$system``,
-DPI imports and file access outside its own folder would let it reach the host. The sandbox enforces the
-host side again at run time; these rules give the clear, early reason.
+The rules run on what Verilator will compile, not on the raw text: the design files and the testbench
+are first put through Verilator's own preprocessor (``verilator -E``, same flags and file order as the
+build, so the same predefined macros, token pasting and ``ifdef`` branches), and the testbench's part of
+that output is then read with pyslang's parser. Macros, `` ` `` pasting and odd spacing cannot hide a
+construct. Checks, in three kinds:
+
+- lexical, on the preprocessed text: the comments Verilator keeps are exactly the metacomments it acts
+  on (``/*verilator ...*/``); every one but ``lint_*`` is refused. Compiler directives other than the
+  harmless standard ones (``timescale``, ``default_nettype``, ...) are refused (``verilator_config``,
+  ``systemc_*``, ``pragma``, ``uselib``, ...); a `` `line`` naming another file means an include.
+- tokens: system tasks/functions must be on an allow-list (``$c``/``$cpure``/``$system``/``$coverage_*``
+  and anything unknown are refused); ``force``/``release``/``bind``/``defparam``/``alias``/``config``
+  and DPI imports/exports are refused.
+- syntax tree: definitions named like design definitions; file names of file tasks; every write into a
+  hierarchy other than the testbench's own variables (assignments of every kind, ``++``/``--``, port
+  connections, output arguments, method and task calls on hierarchical names, event triggers, clocking
+  and modport expressions, virtual interfaces bound to hierarchical instances).
+
+The complete list, with reasons, is in docs/scoring.md ("Test rules"). The sandbox enforces the host side
+again at run time, and the coverage read back is checked by harness/sim/integrity.py.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+import shutil
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 
-_STRING = re.compile(r'"(?:\\.|[^"\\\n])*"')
-_MODULE_DEF = re.compile(r"^\s*(?:module|macromodule|interface|program|package)\s+(?:automatic\s+|static\s+)?([A-Za-z_]\w*)", re.M)
-_FILE_TASKS = ("$fopen", "$readmemh", "$readmemb", "$writememh", "$writememb", "$dumpfile", "$fread")
+TB_FILE = "testbench.sv"
+RTL_DIR = "rtl"
+HEADER_SUFFIXES = (".vh", ".svh", ".h", ".inc")
+
+# ---------------------------------------------------------------------------------------------------
+# The allow-lists. A system task/function not named here is refused (rule "system-task").
+
+# Pure: they only read their arguments, so hierarchical references (reads of design signals) may appear.
+READONLY_SYSTEM = frozenset("""
+$display $displayb $displayh $displayo $write $writeb $writeh $writeo $strobe $strobeb $strobeh $strobeo
+$monitor $monitorb $monitorh $monitoro $monitoron $monitoroff
+$fdisplay $fdisplayb $fdisplayh $fdisplayo $fwrite $fwriteb $fwriteh $fwriteo $fstrobe $fstrobeb
+$fstrobeh $fstrobeo $fmonitor $fmonitorb $fmonitorh $fmonitoro
+$info $warning $error $fatal $sformatf $psprintf
+$time $stime $realtime $signed $unsigned $bits $size $clog2 $countones $onehot $onehot0 $isunknown
+$countbits $past $rose $fell $stable $changed $sampled $typename $isunbounded
+$left $right $low $high $increment $dimensions $unpacked_dimensions
+$itor $rtoi $realtobits $bitstoreal $shortrealtobits $bitstoshortreal
+$ln $log10 $exp $sqrt $pow $floor $ceil $sin $cos $tan $asin $acos $atan $atan2 $hypot $sinh $cosh
+$tanh $asinh $acosh $atanh
+$dumpvars $dumpports
+$root $unit
+""".split())
+
+# Allowed, but their arguments may be written (or name files): hierarchical references are refused there.
+OTHER_SYSTEM = frozenset("""
+$finish $stop $exit $random $urandom $urandom_range $dist_uniform $dist_normal $dist_exponential
+$dist_poisson $dist_chi_square $dist_t $dist_erlang
+$fopen $fclose $fflush $fgetc $fgets $fscanf $sscanf $fread $feof $ferror $fseek $ftell $rewind $ungetc
+$readmemh $readmemb $writememh $writememb
+$dumpfile $dumpon $dumpoff $dumpall $dumplimit $dumpflush $dumpportson $dumpportsoff $dumpportsall
+$dumpportsflush $dumpportslimit
+$sformat $swrite $swriteb $swriteh $swriteo $value$plusargs $test$plusargs $cast
+$timeformat $printtimescale $asserton $assertoff $assertkill
+""".split())
+
+ALLOWED_SYSTEM = READONLY_SYSTEM | OTHER_SYSTEM
+
+# Arguments these system tasks may write (0-based; None: from that index on); the others are reads.
+OUTPUT_ARGS: dict[str, tuple[int, ...] | int] = {
+    "$sformat": (0,), "$swrite": (0,), "$swriteb": (0,), "$swriteh": (0,), "$swriteo": (0,),
+    "$sscanf": 2, "$fscanf": 2, "$fgets": (0,), "$fread": (0,), "$readmemh": (1,), "$readmemb": (1,),
+    "$value$plusargs": (1,), "$cast": (0,), "$random": (0,), "$urandom": (0,), "$dist_uniform": (0,),
+    "$dist_normal": (0,), "$dist_exponential": (0,), "$dist_poisson": (0,), "$dist_chi_square": (0,),
+    "$dist_t": (0,), "$dist_erlang": (0,), "$writememh": (), "$writememb": (), "$fopen": (), "$fclose": (),
+    "$fflush": (), "$fgetc": (), "$ungetc": (), "$feof": (), "$ferror": (0,), "$fseek": (), "$ftell": (),
+    "$rewind": (), "$urandom_range": (), "$test$plusargs": (), "$finish": (), "$stop": (), "$exit": (),
+}
+
+# Built-in methods whose arguments are only read (queue/array/string/mailbox ones). Unknown subroutines
+# are treated as if every argument could be output/inout/ref.
+INPUT_ONLY_METHODS = frozenset("""
+push_back push_front insert find find_index find_first find_first_index find_last find_last_index exists
+delete size num sum product and or xor min max unique unique_index sort rsort reverse shuffle len putc
+getc toupper tolower compare icompare substr atoi atohex atooct atobin atoreal itoa hextoa octtoa bintoa
+realtoa put try_put
+""".split())
+MAX_TESTBENCH_BYTES = 1_000_000
+MAX_PREPROCESSED_BYTES = 8_000_000  # design + testbench after macro expansion
+FILE_TASKS = ("$fopen", "$readmemh", "$readmemb", "$writememh", "$writememb", "$dumpfile")
+
+# Directives that only set defaults for the testbench's own code.
+ALLOWED_DIRECTIVES = frozenset("""
+timescale default_nettype celldefine endcelldefine resetall unconnected_drive nounconnected_drive
+begin_keywords end_keywords default_decay_time default_trireg_strength delay_mode_distributed
+delay_mode_path delay_mode_unit delay_mode_zero line
+""".split())
+
+# Verilator metacomments that only change which warnings are printed (-Wno-fatal is on anyway).
+HARMLESS_METACOMMENT = re.compile(r"^/\*\s*verilator\s+lint_(off|on|save|restore)\b[^*]*\*/$", re.S)
+
+_TOKEN_RULES = {
+    "ForceKeyword": ("force-release", "'force' overrides design signals; drive the ports instead"),
+    "ReleaseKeyword": ("force-release", "'release' belongs to force, which is not allowed"),
+    "BindKeyword": ("bind", "'bind' puts testbench code into the design"),
+    "DefParamKeyword": ("defparam", "'defparam' changes parameters through the hierarchy; use #(...) on "
+                                    "the instance"),
+    "AliasKeyword": ("alias", "'alias' connects nets through the hierarchy"),
+    "ConfigKeyword": ("config", "'config' declarations choose which cells the design is built from"),
+}
 
 
 @dataclass(frozen=True)
@@ -21,9 +119,20 @@ class Violation:
     rule: str
     line: int
     message: str
+    # True only for "unparsable"/"preprocess": the engine still builds, so that a testbench with a plain
+    # syntax error gets Verilator's own messages (compile_error); if Verilator accepts what the rules
+    # could not read, the testbench is rejected.
+    deferred: bool = field(default=False, compare=False)
 
     def __str__(self) -> str:
         return f"rule '{self.rule}' (testbench line {self.line}): {self.message}"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Helpers kept for other modules (find_top, module lists).
+
+_MODULE_DEF = re.compile(
+    r"^\s*(?:module|macromodule|interface|program|package)\s+(?:automatic\s+|static\s+)?([A-Za-z_]\w*)", re.M)
 
 
 def strip_comments(text: str) -> str:
@@ -33,9 +142,7 @@ def strip_comments(text: str) -> str:
         return re.sub(r"[^\n]", " ", m.group(0))
 
     out, pos = [], 0
-    # Walk strings and comments together so a "//" inside a string is not taken for a comment.
-    token = re.compile(r'"(?:\\.|[^"\\\n])*"|/\*.*?\*/|//[^\n]*', re.S)
-    for m in token.finditer(text):
+    for m in _LEXICAL.finditer(text):
         out.append(text[pos : m.start()])
         out.append(m.group(0) if m.group(0).startswith('"') else blank(m))
         pos = m.end()
@@ -43,66 +150,587 @@ def strip_comments(text: str) -> str:
     return "".join(out)
 
 
+_LEXICAL = re.compile(r'"(?:\\.|[^"\\\n])*"|/\*.*?\*/|//[^\n]*', re.S)
+
+
 def module_names(text: str) -> list[str]:
     return _MODULE_DEF.findall(strip_comments(text))
 
 
-def _line_of(text: str, index: int) -> int:
-    return text.count("\n", 0, index) + 1
-
-
 def _unsafe_path(path: str) -> bool:
-    return path.startswith("/") or path.startswith("~") or ".." in path.split("/") or "\\" in path
+    return (not path or path.startswith("/") or path.startswith("~") or ".." in path.split("/")
+            or "\\" in path or "\0" in path)
 
 
-def check_testbench(tb: str, design_modules: list[str], design_files: list[str], instance: str) -> list[Violation]:
-    """Every rule the testbench breaks, in source order. Empty means it may run."""
-    code = strip_comments(tb)
-    no_strings = _STRING.sub(lambda m: '"' + " " * (len(m.group(0)) - 2) + '"', code)
-    found: list[Violation] = []
+# ---------------------------------------------------------------------------------------------------
+# Preprocessing with Verilator itself.
 
-    def add(rule: str, index: int, message: str) -> None:
-        found.append(Violation(rule, _line_of(code, index), message))
 
-    design_set = set(design_modules)
-    for m in _MODULE_DEF.finditer(no_strings):
-        if m.group(1) in design_set:
-            add("redefines-design-module", m.start(1),
-                f"defines module '{m.group(1)}', which is a design module; instantiate it instead")
-    for m in re.finditer(r"`include\s+(\"[^\"]*\"|<[^>]*>)", code):
-        target = m.group(1)[1:-1]
-        base = target.rsplit("/", 1)[-1]
-        if base in design_files or _unsafe_path(target) or not base:
-            add("includes-design-file", m.start(), f"`include {m.group(1)}: the design is compiled by the harness; "
-                "testbenches may not include design files or files outside their folder")
+@dataclass
+class Preprocessed:
+    text: str  # verilator -E output for design files + testbench, with `line markers
+    ok: bool
+    error: str = ""
+
+
+def preprocess(design_files: list[tuple[str, str]], testbench: str, sandbox=None) -> Preprocessed:
+    """``verilator -E`` over the design files and the testbench, laid out and ordered as the build does.
+
+    Hostile text goes through a C++ program here, so it runs like the build step: in ``sandbox`` (the
+    engine's: bwrap, Docker) when given, else under rlimits and a wall clock, in a scratch folder under
+    the jobs folder that is removed afterwards. It only reads what `` `include`` names; an include is
+    refused, by file name only, so no included text is ever echoed.
+    """
+    from harness.sim.sandbox import Limits, run_limited
+    from harness.sim.verilator import VERILATOR_FLAGS, verilator_root
+
+    root = verilator_root()
+    from harness.engine import jobs_dir
+
+    work = Path(tempfile.mkdtemp(prefix="pp-", dir=jobs_dir()))
+    try:
+        rtl = work / RTL_DIR
+        rtl.mkdir()
+        sources = [f"-I{RTL_DIR}"]
+        for name, content in design_files:
+            base = Path(name).name
+            (rtl / base).write_text(content)
+            if not base.endswith(HEADER_SUFFIXES):
+                sources.append(f"{RTL_DIR}/{base}")
+        (work / TB_FILE).write_text(testbench)
+        flags = [f for f in VERILATOR_FLAGS if f not in ("--cc", "--exe", "--main")]
+        argv = ["/bin/sh", "-c", 'exec "$@" > pp.out', "sh", str(root / "bin" / "verilator_bin"), "-E", *flags,
+                *sources, TB_FILE]
+        limits = Limits(wall_seconds=60, cpu_seconds=60, memory_mb=2048, file_mb=16, output_bytes=200_000,
+                        processes=64)
+        env = {"VERILATOR_ROOT": str(root), "PATH": "/usr/bin:/bin"}
+        if sandbox is not None:
+            res = sandbox.run(argv, work, limits, untrusted=False, ro_paths=(str(root),), env=env)
         else:
-            add("include", m.start(), f"`include {m.group(1)}: only the single testbench file is compiled; inline it")
-    for m in re.finditer(r"\bbind\s+[A-Za-z_]", no_strings):
-        add("bind", m.start(), "'bind' into the design is not allowed")
-    for m in re.finditer(r"\b(force|release)\b", no_strings):
-        add("force-release", m.start(), f"'{m.group(1)}' overrides design signals; drive the ports instead")
-    # Hierarchical assignment into the DUT: "<instance>.<name> =" / "<=" (not ==, not <=> comparisons).
-    hier = re.compile(rf"(?<![\w.$]){re.escape(instance)}\s*\.\s*[A-Za-z_][\w.\[\]: ]*?\s*(<=|=)(?!=)")
-    for m in hier.finditer(no_strings):
-        before = no_strings[max(0, m.start() - 200) : m.start()]
-        # Only statements: the match must start a statement (after ; begin end ) or a newline).
-        if re.search(r"(^|[;\n]|\bbegin|\bend|\)|\belse)\s*$", before):
-            add("hierarchical-write", m.start(), f"assigns into the design hierarchy ('{instance}.…'); drive ports only")
-    for m in re.finditer(r"\$system\b", no_strings):
-        add("system-call", m.start(), "$system runs host commands and is not allowed")
-    for m in re.finditer(r"\bimport\s+\"DPI(-C)?\"", code):
-        add("dpi", m.start(), "DPI imports call host code and are not allowed")
-    for m in re.finditer(r"(\$[a-z]+)\s*\(", code):
-        task = m.group(1)
-        if task not in _FILE_TASKS:
+            res = run_limited(argv, work, limits, env, drop_to_nobody=False)
+        out = work / "pp.out"
+        text = out.read_text(errors="replace") if out.exists() else ""
+        if res.timed_out or res.returncode != 0:
+            return Preprocessed(text, False, res.output.strip()[-1500:] or "verilator -E failed")
+        return Preprocessed(text, True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+_LINE_DIRECTIVE = re.compile(r'^\s*`line\s+(\d+)\s+"([^"]*)"\s*(\d*)')
+_DIRECTIVE = re.compile(r"`\s*([A-Za-z_]\w*)")
+
+
+def _blank_strings(text: str) -> str:
+    """String literals and comments become spaces (same length), so a backtick in them is not seen."""
+    return _LEXICAL.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+@dataclass
+class _Region:
+    """The testbench's part of the preprocessed text: physical line -> testbench line."""
+
+    lines: dict[int, int]  # 1-based physical line of the -E output -> testbench line
+    includes: list[tuple[int, str]]  # (testbench line, file) for text that came from another file
+
+
+def _tb_region(pp: str) -> _Region:
+    """Follow the `` `line`` markers: the testbench comes last; any other file named after it started
+    was included from it (or named by a `` `line`` the testbench wrote)."""
+    region = _Region({}, [])
+    file, line, in_tb, tb_line = "", 0, False, 1
+    for phys, raw in enumerate(pp.splitlines(), 1):
+        m = _LINE_DIRECTIVE.match(raw)
+        if m:
+            if file == TB_FILE:
+                tb_line = max(1, line)  # where the testbench left off: the `include's own line
+            file, line = m.group(2), int(m.group(1))
+            in_tb = in_tb or file == TB_FILE
+            if in_tb and file != TB_FILE and (not region.includes or region.includes[-1][1] != file):
+                region.includes.append((tb_line, file))
             continue
-        arg = re.match(r"\s*\(\s*(\"(?:\\.|[^\"\\])*\"|[^,)]*)", code[m.end() - 1 :])
-        path = arg.group(1).strip() if arg else ""
-        if not path.startswith('"'):
-            if task in ("$fopen", "$writememh", "$writememb", "$readmemh", "$readmemb"):
-                add("file-access", m.start(), f"{task} needs a literal relative file name so the harness can check it")
+        if in_tb and file == TB_FILE:
+            region.lines[phys] = line
+        line += 1
+    return region
+
+
+# ---------------------------------------------------------------------------------------------------
+# The checks.
+
+_lock = threading.Lock()  # pyslang is used from one thread at a time (see harness/models/ports.py)
+
+
+def check_design(design, testbench: str, sandbox=None) -> list[Violation]:
+    """The rules for ``testbench`` against a ``harness.records.Design`` (preprocessed in ``sandbox``)."""
+    return check_testbench(testbench, [design.top], [f.name for f in design.files], design.instance,
+                           design_sources=[(f.name, f.content) for f in design.files], sandbox=sandbox)
+
+
+def check_testbench(tb: str, design_modules: list[str] | None = None, design_files: list[str] | None = None,
+                    instance: str = "", *, design_sources: list[tuple[str, str]] | None = None,
+                    sandbox=None) -> list[Violation]:
+    """Every rule the testbench breaks, in line order. Empty means it may be built and run.
+
+    ``design_sources`` are (file name, text) of the design, needed for the preprocessor (macros and
+    headers of the design reach the testbench, as in the build) and to find the design's definitions;
+    ``design_modules`` adds names the testbench may not define (for callers without the sources).
+    """
+    if len(tb) > MAX_TESTBENCH_BYTES:
+        return [Violation("too-large", 1, f"the testbench has {len(tb)} characters; the limit is "
+                          f"{MAX_TESTBENCH_BYTES}")]
+    return list(_check_cached(tb, tuple(design_modules or ()), tuple(design_files or ()), instance,
+                              tuple(design_sources or ()), sandbox))
+
+
+@lru_cache(maxsize=256)
+def _check_cached(tb: str, design_modules: tuple[str, ...], design_files: tuple[str, ...], instance: str,
+                  design_sources: tuple[tuple[str, str], ...], sandbox) -> tuple[Violation, ...]:
+    """Memoised: an agent's rounds and verify's re-scoring ask again for the same testbench."""
+    pp = preprocess(list(design_sources), tb, sandbox)
+    if not pp.ok:
+        return (Violation("preprocess", 1, "the preprocessor failed: " + pp.error.splitlines()[0][:300]
+                          if pp.error else "the preprocessor failed", deferred=True),)
+    if len(pp.text) > MAX_PREPROCESSED_BYTES:
+        return (Violation("too-large", 1, f"the preprocessed testbench is over {MAX_PREPROCESSED_BYTES} "
+                          "characters (macro expansion)"),)
+    names = {Path(n).name for n in design_files or []} | {Path(n).name for n, _ in design_sources}
+    found = _check_preprocessed(pp.text, set(design_modules or []), instance, names)
+    unique = {(v.rule, v.line): v for v in found}
+    return tuple(sorted(unique.values(), key=lambda v: (v.line, v.rule)))
+
+
+def _check_preprocessed(text: str, extra_defs: set[str], instance: str, design_files: set[str]) -> list[Violation]:
+    region = _tb_region(text)
+    found: list[Violation] = []
+    for line, file in region.includes:
+        rule = "includes-design-file" if Path(file).name in design_files else "include"
+        found.append(Violation(rule, line, f"includes {file!r}: only the single testbench file is compiled "
+                               "(the design is compiled by the harness); inline what you need"))
+    phys_lines = text.splitlines()
+    # Lexical: directives and the comments Verilator kept (its metacomments).
+    tb_text = "\n".join(phys_lines[p - 1] if p in region.lines else "" for p in range(1, len(phys_lines) + 1))
+    # Any backtick left after preprocessing is a directive for Verilator's parser, wherever it stands.
+    for m in _DIRECTIVE.finditer(_blank_strings(tb_text)):
+        if m.group(1) not in ALLOWED_DIRECTIVES:
+            phys = tb_text.count("\n", 0, m.start()) + 1
+            found.append(Violation("tool-control", region.lines.get(phys, 1),
+                                   f"directive `{m.group(1)} controls Verilator or embeds C++; not allowed"))
+    for m in _LEXICAL.finditer(tb_text):
+        comment = m.group(0)
+        if comment.startswith('"'):
             continue
-        if _unsafe_path(path[1:-1]):
-            add("file-access", m.start(), f"{task}({path}): files outside the testbench folder are not allowed")
-    found.sort(key=lambda v: v.line)
+        if not HARMLESS_METACOMMENT.match(comment):
+            phys = tb_text.count("\n", 0, m.start()) + 1
+            found.append(Violation("verilator-metacomment", region.lines.get(phys, 1),
+                                   f"Verilator metacomment {comment[:60]!r}: only lint_off/lint_on/lint_save/"
+                                   "lint_restore are allowed (others change coverage, visibility or embed C++)"))
+    with _lock:
+        found += _check_tree(text, region, extra_defs, instance)
     return found
+
+
+def _check_tree(text: str, region: _Region, extra_defs: set[str], instance: str) -> list[Violation]:
+    import pyslang
+    from pyslang.syntax import SyntaxTree
+
+    sm = pyslang.SourceManager()
+    tree = SyntaxTree.fromText(text, sm, "ecov_pp.sv")
+    walker = _Walker(sm, instance)
+    walker.collect(tree.root)
+    walker.design_defs |= extra_defs
+    walker.check(tree.root)
+    found = walker.found
+    de = pyslang.DiagnosticEngine(sm)
+    for d in tree.diagnostics:
+        if d.isError() and sm.getFileName(d.location) == TB_FILE:
+            found.append(Violation("unparsable", sm.getLineNumber(d.location),
+                                   f"the rules checker cannot parse this: {de.formatMessage(d)}", deferred=True))
+            break
+    return found
+
+
+_ASSIGN_KINDS = {
+    "AssignmentExpression", "AddAssignmentExpression", "SubtractAssignmentExpression",
+    "MultiplyAssignmentExpression", "DivideAssignmentExpression", "ModAssignmentExpression",
+    "AndAssignmentExpression", "OrAssignmentExpression", "XorAssignmentExpression",
+    "LogicalLeftShiftAssignmentExpression", "LogicalRightShiftAssignmentExpression",
+    "ArithmeticLeftShiftAssignmentExpression", "ArithmeticRightShiftAssignmentExpression",
+    "NonblockingAssignmentExpression",
+}
+_INCDEC_KINDS = {"PostincrementExpression", "PostdecrementExpression", "UnaryPreincrementExpression",
+                 "UnaryPredecrementExpression"}
+_DEFINITION_KINDS = {"ModuleDeclaration", "InterfaceDeclaration", "ProgramDeclaration", "PackageDeclaration",
+                     "ClassDeclaration", "UdpDeclaration", "CheckerDeclaration"}
+_SCOPE_LABEL_KINDS = {"NamedBlockClause", "NamedLabel"}
+
+
+def _kind(node) -> str:
+    return node.kind.name
+
+
+def _children(node):
+    from pyslang.parsing import Token
+
+    if isinstance(node, Token):
+        return []
+    try:
+        return [c for c in node if c is not None]
+    except TypeError:
+        return []
+
+
+def _is_token(node) -> bool:
+    from pyslang.parsing import Token
+
+    return isinstance(node, Token)
+
+
+def _tokens(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if _is_token(n):
+            yield n
+            for tr in n.trivia:
+                if tr.kind.name in ("SkippedTokens",):
+                    yield from tr.getSkippedTokens()
+        else:
+            stack.extend(reversed(_children(n)))
+
+
+def _ident(tok) -> str:
+    text = tok.valueText
+    return text[1:] if text.startswith("\\") else text
+
+
+def _definition_name(node) -> str | None:
+    k = _kind(node)
+    if k in ("ModuleDeclaration", "InterfaceDeclaration", "ProgramDeclaration", "PackageDeclaration"):
+        return _ident(node.header.name)
+    if k in ("ClassDeclaration", "UdpDeclaration", "CheckerDeclaration"):
+        return _ident(node.name)
+    return None
+
+
+def _args(arg_list) -> list:
+    """The arguments of an argument list, without the comma tokens of the separated list."""
+    return [a for a in arg_list.parameters if not _is_token(a)]
+
+
+def _last_name(name) -> str:
+    """``t`` of ``t``, ``obj.t``, ``C::t``, ``std::randomize``."""
+    toks = [t for t in _tokens(name) if t.kind.name in ("Identifier", "NewKeyword")]
+    if toks:
+        return _ident(toks[-1])
+    return str(name).strip()
+
+
+def _formals(proto) -> list[tuple[str, bool]]:
+    """(name, may write) per formal; a formal without a direction inherits the previous one's."""
+    out: list[tuple[str, bool]] = []
+    direction = "input"
+    ports = proto.portList.ports if proto.portList is not None else []
+    for port in ports:
+        if _is_token(port) or _kind(port) != "FunctionPort":
+            continue
+        d = port.direction.valueText if port.direction is not None else ""
+        if d:
+            direction = d
+        const = port.constKeyword is not None and port.constKeyword.valueText == "const"
+        out.append((_ident(port.declarator.name), direction in ("output", "inout", "ref") and not const))
+    return out
+
+
+def _writes(sig: list[tuple[str, bool]], index: int, formal: str | None) -> bool:
+    if formal is not None:
+        return any(w for n, w in sig if n == formal) or formal not in {n for n, _ in sig}
+    return sig[index][1] if index < len(sig) else True
+
+
+class _Walker:
+    """Two passes over the preprocessed tree: collect names (design and testbench), then check."""
+
+    def __init__(self, sm, instance: str):
+        self.sm = sm
+        self.instance = instance
+        self.design_defs: set[str] = set()
+        self.design_interfaces: set[str] = set()
+        self.tb_defs: set[str] = set()
+        self.tb_interfaces: set[str] = set()
+        self.data_names: set[str] = set()
+        self.scope_names: set[str] = {instance} if instance else set()
+        self.virtual_vars: set[str] = set()
+        # Testbench subroutines: name -> one list per declaration of (formal name, may write it).
+        self.subroutines: dict[str, list[list[tuple[str, bool]]]] = {}
+        self.found: list[Violation] = []
+
+    # -- locations
+    def in_tb(self, node) -> bool:
+        tok = node if _is_token(node) else node.getFirstToken()
+        return tok is not None and self.sm.getFileName(tok.location) == TB_FILE
+
+    def line(self, node) -> int:
+        tok = node if _is_token(node) else node.getFirstToken()
+        return self.sm.getLineNumber(tok.location) if tok is not None else 1
+
+    def add(self, rule: str, node, message: str) -> None:
+        self.found.append(Violation(rule, self.line(node), message))
+
+    # -- pass 1
+    def collect(self, root) -> None:
+        stack = [root]
+        instantiations = []
+        while stack:
+            n = stack.pop()
+            if _is_token(n):
+                continue
+            k = _kind(n)
+            tb = self.in_tb(n)
+            name = _definition_name(n)
+            if name is not None:
+                (self.tb_defs if tb else self.design_defs).add(name)
+                if k == "InterfaceDeclaration":
+                    (self.tb_interfaces if tb else self.design_interfaces).add(name)
+            if tb:
+                if k == "Declarator":
+                    self.data_names.add(_ident(n.name))
+                elif k == "HierarchyInstantiation":
+                    instantiations.append(n)
+                elif k in _SCOPE_LABEL_KINDS:
+                    self.scope_names.add(_ident(n.name))
+                elif k == "DataDeclaration" and "virtual" in str(n.type).split():
+                    for d in n.declarators:
+                        self.virtual_vars.add(_ident(d.name))
+                elif k in ("TaskDeclaration", "FunctionDeclaration", "ClassMethodPrototype", "DPIImport",
+                           "ExternInterfaceMethod"):
+                    proto = getattr(n, "prototype", None)
+                    if proto is not None:
+                        self.subroutines.setdefault(_last_name(proto.name), []).append(_formals(proto))
+                elif k == "ForeachLoopList":
+                    for tok in _tokens(n.loopVariables) if hasattr(n, "loopVariables") else []:
+                        if tok.kind.name == "Identifier":
+                            self.data_names.add(_ident(tok))
+            stack.extend(_children(n))
+        for inst in instantiations:
+            type_name = _ident(inst.type)
+            for hi in inst.instances:
+                decl = getattr(hi, "decl", None)
+                if decl is None:
+                    continue
+                iname = _ident(decl.name)
+                # An interface the testbench instantiates is its own signals (it drives the DUT's
+                # interface ports through it), whoever defined the interface.
+                if type_name in self.tb_interfaces | self.design_interfaces:
+                    self.data_names.add(iname)
+                else:
+                    self.scope_names.add(iname)
+        self.scope_names |= self.design_defs | self.tb_defs
+
+    # -- names
+    def head(self, name) -> tuple[str, str] | None:
+        """(head, separator) of a dotted or scoped name; None for a plain name."""
+        k = _kind(name)
+        if k != "ScopedName":
+            return None
+        left = name
+        sep = name.separator.valueText
+        while _kind(left) == "ScopedName":
+            sep = left.separator.valueText
+            left = left.left
+        lk = _kind(left)
+        if lk in ("IdentifierName", "IdentifierSelectName"):
+            return _ident(left.identifier), sep
+        if lk == "ClassName":
+            return _ident(left.identifier), sep
+        return left.getFirstToken().valueText, sep  # $root, $unit, this, super, local, ...
+
+    def foreign(self, name) -> bool:
+        """A dotted/scoped name reaching outside the testbench's own variables."""
+        h = self.head(name)
+        if h is None:
+            return False
+        head, sep = h
+        if sep == "::":
+            return head in self.design_defs or head == "$unit"
+        if head in ("this", "super"):
+            return False
+        return head not in self.data_names or head in self.scope_names
+
+    def foreign_in(self, expr, *, lvalue: bool = False):
+        """Foreign names in ``expr``; with ``lvalue``, only the names written (not index expressions)."""
+        stack = [expr]
+        while stack:
+            n = stack.pop()
+            if _is_token(n):
+                continue
+            k = _kind(n)
+            if k == "ScopedName":
+                if self.foreign(n):
+                    yield n
+                    continue
+                if not lvalue:
+                    stack.extend(_children(n))
+                continue
+            if lvalue and k == "ElementSelectExpression":
+                stack.append(n.left)
+                continue
+            if lvalue and k == "MemberAccessExpression":
+                stack.append(n.left)
+                continue
+            stack.extend(_children(n))
+
+    # -- pass 2
+    def check(self, root) -> None:
+        stack = [root]
+        while stack:
+            n = stack.pop()
+            if _is_token(n):
+                continue
+            if not self.in_tb(n) and _kind(n) != "CompilationUnit":
+                continue
+            self.visit(n)
+            stack.extend(_children(n))
+        for tok in _tokens(root):
+            if not self.in_tb(tok):
+                continue
+            self.visit_token(tok)
+
+    def visit_token(self, tok) -> None:
+        k = tok.kind.name
+        if k == "SystemIdentifier":
+            name = tok.valueText
+            if name in ALLOWED_SYSTEM:
+                return
+            if "coverage" in name:
+                rule, why = "coverage-control", "controls, reads or writes coverage"
+            elif re.fullmatch(r"\$c(pure)?\d*", name):
+                rule, why = "verilator-c-escape", "embeds C++ into the model"
+            elif name in ("$system", "$systemf"):
+                rule, why = "system-call", "runs host commands"
+            else:
+                rule, why = "system-task", "is not on the list of allowed system tasks (docs/scoring.md)"
+            self.add(rule, tok, f"{name} {why}; not allowed")
+        elif k == "Identifier" and tok.rawText.startswith("\\") and "." in tok.rawText:
+            self.add("escaped-name", tok, f"escaped identifier {tok.rawText.strip()!r} contains '.': it would "
+                     "read as a hierarchy path in the coverage (e.g. a second instance posing as a sub-instance "
+                     "of the DUT)")
+        elif k in _TOKEN_RULES:
+            rule, why = _TOKEN_RULES[k]
+            self.add(rule, tok, why)
+
+    def visit(self, n) -> None:
+        k = _kind(n)
+        name = _definition_name(n)
+        if name is not None and name in self.design_defs:
+            self.add("redefines-design-module", n, f"defines '{name}', which the design defines; instantiate the "
+                     "design's own module instead")
+        if k == "AttributeInstance":
+            self.add("attribute", n, f"attribute {str(n).strip()[:60]!r}: (* ... *) attributes can carry tool "
+                     "directives (Verilator reads some); not allowed in testbenches")
+        elif k in ("DPIImport", "DPIExport"):
+            self.add("dpi", n, "DPI imports/exports call host code and are not allowed")
+        elif k in _ASSIGN_KINDS:
+            for bad in self.foreign_in(n.left, lvalue=True):
+                self.write(bad)
+            self.check_virtual(n.left, n.right)
+        elif k in _INCDEC_KINDS:
+            operand = n.operand
+            for bad in self.foreign_in(operand, lvalue=True):
+                self.write(bad)
+        elif k == "ProceduralDeassignStatement":  # assign/force hold an AssignmentExpression, seen above
+            for bad in self.foreign_in(n.variable, lvalue=True):
+                self.write(bad)
+        elif k in ("BlockingEventTriggerStatement", "NonblockingEventTriggerStatement"):
+            for bad in self.foreign_in(n.name):
+                self.add("hierarchical-write", bad, f"triggers '{bad}' outside the testbench")
+        elif k in ("NamedPortConnection", "OrderedPortConnection"):
+            for bad in self.foreign_in(n):
+                self.add("hierarchical-port", bad, f"connects '{bad}' to a port: port connections may only use the "
+                         "testbench's own signals (an output port would drive the design's internals)")
+        elif k in ("ClockingItem", "ModportExplicitPort"):
+            for bad in self.foreign_in(n):
+                self.add("hierarchical-write", bad, f"'{bad}' in a clocking block or modport can drive the design's "
+                         "internals; use the testbench's own signals")
+        elif k == "Declarator" and n.initializer is not None:
+            if _ident(n.name) in self.virtual_vars:
+                for bad in self.foreign_in(n.initializer):
+                    self.add("hierarchical-write", bad, f"binds a virtual interface to '{bad}' inside the design")
+        elif k == "InvocationExpression":
+            self.check_call(n)
+        elif k == "NewClassExpression":
+            if n.argList is not None:
+                self.check_user_args("new", n.argList)
+        elif k == "ExpressionStatement" and _kind(n.expr) == "ScopedName" and self.foreign(n.expr):
+            self.write(n.expr, "calls a task of")
+
+    def check_call(self, n) -> None:
+        callee = n.left
+        ck = _kind(callee)
+        args = n.arguments
+        if ck == "SystemName":
+            name = callee.systemIdentifier.valueText
+            if name in FILE_TASKS:
+                self.check_file_arg(n, name)
+            if name in READONLY_SYSTEM or args is None:
+                return
+            outs = OUTPUT_ARGS.get(name, 0)
+            for i, arg in enumerate(_args(args)):
+                if isinstance(outs, tuple) and i not in outs or isinstance(outs, int) and i < outs:
+                    continue
+                for bad in self.foreign_in(arg):
+                    self.add("hierarchical-write", bad, f"passes '{bad}' to {name}, which may write it; only the "
+                             "testbench's own variables may be written")
+            return
+        if ck == "ScopedName" and self.foreign(callee):
+            self.write(callee, "calls a task/function/method of")
+            return
+        if args is not None:
+            self.check_user_args(_last_name(callee), args)
+
+    def check_user_args(self, name: str, args) -> None:
+        """Hierarchical names may be passed only where every declaration of ``name`` takes an input."""
+        sigs = self.subroutines.get(name)
+        for i, arg in enumerate(_args(args)):
+            if _kind(arg) == "NamedArgument":
+                formal, expr = _ident(arg.name), arg.expr
+            else:
+                formal, expr = None, getattr(arg, "expr", arg)
+            if expr is None:
+                continue
+            if sigs is None:
+                writable = name not in INPUT_ONLY_METHODS
+            else:
+                writable = any(_writes(sig, i, formal) for sig in sigs)
+            if not writable:
+                continue
+            for bad in self.foreign_in(expr):
+                self.add("hierarchical-write", bad, f"passes '{bad}' to {name}(), which may write it "
+                         "(output/inout/ref, or not declared in the testbench); pass a copy in a local variable")
+
+    def check_file_arg(self, n, name: str) -> None:
+        args = n.arguments
+        params = _args(args) if args is not None else []
+        first = params[0] if params else None
+        toks = [t for t in _tokens(first)] if first is not None else []
+        lit = toks[0] if len(toks) == 1 and toks[0].kind.name == "StringLiteral" else None
+        if lit is None:
+            if name != "$dumpfile" or toks:
+                self.add("file-access", n, f"{name} needs a literal relative file name so the harness can check it")
+            return
+        path = lit.valueText
+        if _unsafe_path(path):
+            self.add("file-access", n, f'{name}("{path}"): files outside the testbench folder are not allowed')
+
+    def check_virtual(self, lhs, rhs) -> None:
+        if _kind(lhs) == "IdentifierName" and _ident(lhs.identifier) in self.virtual_vars:
+            for bad in self.foreign_in(rhs):
+                self.add("hierarchical-write", bad, f"binds a virtual interface to '{bad}' inside the design")
+
+    def write(self, node, verb: str = "writes") -> None:
+        self.add("hierarchical-write", node, f"{verb} '{str(node).strip()}' outside the testbench's own variables "
+                 f"(into the design hierarchy: '{self.instance}.…', tb.…, $root.…); drive the DUT's ports only")
+
+
+__all__ = ["Violation", "check_testbench", "check_design", "preprocess", "strip_comments", "module_names",
+           "READONLY_SYSTEM", "ALLOWED_SYSTEM", "ALLOWED_DIRECTIVES"]

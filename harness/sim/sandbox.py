@@ -154,6 +154,7 @@ class Sandbox:
     """Runs one command for one job folder. ``name`` is what results report as their isolation."""
 
     name = "rlimit"
+    isolated = False  # rlimits only: the weakest sandbox (docs/scoring.md, "Threat model")
 
     def run(self, argv: list[str], workdir: Path, limits: Limits, *, untrusted: bool,
             ro_paths: tuple[str, ...] = (), rw_paths: tuple[str, ...] = (), env: dict[str, str] | None = None) -> ProcResult:
@@ -171,6 +172,7 @@ class Sandbox:
 
 class BwrapSandbox(Sandbox):
     name = "bwrap"
+    isolated = True
 
     def run(self, argv, workdir, limits, *, untrusted, ro_paths=(), rw_paths=(), env=None):
         wd = str(workdir)
@@ -201,13 +203,38 @@ def _open_for_nobody(workdir: Path) -> None:
                 os.chmod(p, 0o777)
 
 
+NOT_ISOLATED = ("not isolated: the rlimit sandbox runs the simulation without namespaces (bubblewrap and "
+                "Docker are unavailable); host-reaching constructs are refused by the test rules, but install "
+                "bubblewrap for real isolation")
+
+
 def make_sandbox(kind: str = "auto") -> Sandbox:
-    """``auto`` prefers bubblewrap and falls back to rlimits; ``docker`` lives in docker_backend."""
+    """``auto``: bubblewrap, else Docker, else rlimits, and never silently worse than the machine allows.
+
+    A machine that has bwrap or Docker installed but where it does not work is an error under ``auto``
+    (choose ``--sandbox rlimit`` explicitly to accept the weaker sandbox); rlimits are used only where
+    neither is installed, and results then say ``isolated: false``. ``ECOV_SANDBOX`` (bwrap, docker or
+    rlimit) makes that choice explicitly for ``auto`` (e.g. on a CI machine whose bwrap cannot unshare).
+    """
+    if kind == "auto" and os.environ.get("ECOV_SANDBOX") in ("bwrap", "docker", "rlimit"):
+        kind = os.environ["ECOV_SANDBOX"]
     if kind in ("auto", "bwrap"):
         if bwrap_available():
             return BwrapSandbox()
         if kind == "bwrap":
             raise RuntimeError("bubblewrap (bwrap) is not installed or cannot create namespaces here")
+        if shutil.which("bwrap"):
+            raise RuntimeError("bubblewrap is installed but cannot create namespaces here (is it allowed to "
+                               "unshare user namespaces?); fix it, or choose --sandbox docker or --sandbox rlimit (or set "
+                               "ECOV_SANDBOX=rlimit)")
+        if shutil.which("docker"):
+            from harness.sim.docker_backend import DockerSandbox
+
+            try:
+                return DockerSandbox()
+            except RuntimeError as exc:
+                raise RuntimeError(f"bubblewrap is missing and Docker is installed but unusable ({exc}); start "
+                                   "dockerd, or choose --sandbox rlimit (or set ECOV_SANDBOX=rlimit)") from exc
         return Sandbox()
     if kind == "rlimit":
         return Sandbox()

@@ -1,0 +1,69 @@
+`timescale 1ns/1ps
+module tb;
+  reg pclk = 0, presetn, pselx, penable, pwrite, sram_valid;
+  reg [9:0] paddr;
+  reg [7:0] pwdata;
+  wire pready, pslverr;
+  wire [7:0] prdata;
+
+  apb_dsp_unit dut (.pclk(pclk), .presetn(presetn), .paddr(paddr), .pselx(pselx), .penable(penable),
+    .pwrite(pwrite), .pwdata(pwdata), .sram_valid(sram_valid), .pready(pready), .prdata(prdata),
+    .pslverr(pslverr));
+
+  always #5 pclk = ~pclk;
+
+  task automatic apb(input bit wr, input [9:0] addr, input [7:0] data = 0);
+    @(negedge pclk); pselx = 1; penable = 0; pwrite = wr; paddr = addr; pwdata = data;
+    @(negedge pclk); penable = 1;
+    @(negedge pclk); pselx = 0; penable = 0;
+    if (!wr) $display("rd %h -> %h err=%b", addr, prdata, pslverr);
+  endtask
+
+  task automatic mem_write(input [7:0] addr, input [7:0] data);
+    apb(1, 10'h3, addr); apb(1, 10'h4, data);
+    @(negedge pclk); sram_valid = 1; @(negedge pclk); sram_valid = 0;
+  endtask
+
+  initial begin
+    presetn = 0; pselx = 0; penable = 0; pwrite = 0; sram_valid = 0; paddr = 0; pwdata = 0;
+    repeat (3) @(negedge pclk); presetn = 1;
+    // CSR write/read, all ones / zeros / random
+    for (int r = 0; r < 5; r++) begin apb(1, r, 8'hFF); apb(0, r); end
+    for (int r = 0; r < 5; r++) begin apb(1, r, 8'h00); apb(0, r); end
+    for (int r = 0; r < 5; r++) begin apb(1, r, $urandom()); apb(0, r); end
+    apb(1, 10'h2, 8'h0);
+    apb(0, 10'h5); apb(0, 10'h6); apb(1, 10'h3FF, 8'h55); apb(0, 10'h3FF); apb(0, 10'h200);
+    // write mode: fill memory (SRAM write on sram_valid edges)
+    apb(1, 10'h2, 8'h3);
+    for (int a = 0; a < 256; a++) mem_write(a, 8'hFF);
+    for (int a = 0; a < 256; a++) mem_write(a, 8'h00);
+    for (int a = 0; a < 256; a++) mem_write(a, $urandom());
+    for (int a = 0; a < 16; a++) apb(0, a);
+    apb(0, 10'h3FF); apb(1, 10'h3FF, 8'h1);
+    // add / multiply with varied operands
+    for (int k = 0; k < 40; k++) begin
+      apb(1, 10'h2, 8'h3);
+      mem_write(8'h10, $urandom()); mem_write(8'h11, $urandom());
+      if (k == 0) begin mem_write(8'h10, 8'hFF); mem_write(8'h11, 8'hFF); end
+      apb(1, 10'h2, 8'h0);
+      apb(1, 10'h0, 8'h10); apb(1, 10'h1, 8'h11);
+      apb(1, 10'h2, (k % 2) ? 8'h2 : 8'h1);
+      apb(0, 10'h5);
+      apb(1, 10'h2, 8'h0);
+      apb(0, 10'h5);
+    end
+    // sram_valid pulses while not in write mode
+    apb(1, 10'h2, 8'h1); @(negedge pclk); sram_valid = 1; @(negedge pclk); sram_valid = 0;
+    apb(1, 10'h2, 8'h7); apb(0, 10'h2);
+    // random traffic
+    for (int k = 0; k < 300; k++) begin
+      apb($urandom(), ($urandom() % 3) ? ($urandom() % 8) : $urandom(), $urandom() % (k % 2 ? 4 : 256));
+      if ($urandom() % 4 == 0) begin @(negedge pclk); sram_valid = 1; @(negedge pclk); sram_valid = 0; end
+    end
+    // reset mid-transfer
+    @(negedge pclk); pselx = 1; pwrite = 1; paddr = 0; pwdata = 8'hAA;
+    #2 presetn = 0; #10 presetn = 1; pselx = 0;
+    apb(0, 10'h0);
+    $finish;
+  end
+endmodule

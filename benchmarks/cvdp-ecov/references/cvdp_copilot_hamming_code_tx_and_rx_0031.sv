@@ -1,0 +1,24 @@
+`timescale 1ns/1ps
+module tb;
+  reg  [7:0] data_in;
+  wire [3:0] data_out;
+
+  hamming_code_receiver uut_receiver (.data_in(data_in), .data_out(data_out));
+
+  // encoder used only to build valid codewords for the stimulus
+  function automatic [7:0] encode(input [3:0] d);
+    encode = {d[3], d[2], d[1], d[1] ^ d[2] ^ d[3], d[0], d[0] ^ d[2] ^ d[3], d[0] ^ d[1] ^ d[3], 1'b0};
+  endfunction
+
+  initial begin
+    // clean codewords, then every single-bit error position (including the redundant bit 0)
+    for (int d = 0; d < 16; d++) begin
+      data_in = encode(d); #10 $display("%b -> %b", data_in, data_out);
+      for (int p = 0; p < 8; p++) begin data_in = encode(d) ^ (8'h1 << p); #10; end
+    end
+    // every 8-bit pattern (double errors and redundant bit set)
+    for (int v = 0; v < 256; v++) begin data_in = v; #10; end
+    for (int v = 255; v >= 0; v--) begin data_in = v; #10; end
+    $finish;
+  end
+endmodule

@@ -1,0 +1,51 @@
+`timescale 1ns/1ps
+module tb;
+  logic clk = 0, reset, start;
+  logic [14:0] plaintext;
+  logic [44:0] key;
+  logic [14:0] ciphertext;
+  logic done;
+
+  hill_cipher uut (.clk(clk), .reset(reset), .start(start), .plaintext(plaintext), .key(key),
+    .ciphertext(ciphertext), .done(done));
+
+  always #5 clk = ~clk;
+
+  task automatic encrypt(input [14:0] p, input [44:0] k);
+    int guard = 0;
+    @(negedge clk); plaintext = p; key = k; start = 1;
+    @(negedge clk); start = 0;
+    while (!done && guard < 10) begin @(negedge clk); guard++; end
+    $display("p=%h k=%h -> c=%h", p, k, ciphertext);
+  endtask
+
+  function automatic [14:0] letters(input int a, input int b, input int c);
+    return {a[4:0], b[4:0], c[4:0]};
+  endfunction
+
+  initial begin
+    reset = 1; start = 0; plaintext = 0; key = 0;
+    repeat (2) @(negedge clk); reset = 0;
+    encrypt(15'h0000, 45'h0);
+    encrypt(15'h7FFF, 45'h1FFF_FFFF_FFFF);
+    encrypt(letters(25, 25, 25), {9{5'd25}});
+    encrypt(letters(0, 1, 2), {5'd6, 5'd24, 5'd1, 5'd13, 5'd16, 5'd10, 5'd20, 5'd17, 5'd15});  // classic key
+    encrypt(letters(7, 4, 11), {5'd1, 5'd0, 5'd0, 5'd0, 5'd1, 5'd0, 5'd0, 5'd0, 5'd1});        // identity
+    encrypt(15'h5555, 45'h0AAA_AAAA_AAAA); encrypt(15'h2AAA, 45'h1555_5555_5555);
+    // consecutive requests, start held for several cycles
+    @(negedge clk); plaintext = letters(3, 14, 15); key = {9{5'd9}}; start = 1;
+    repeat (8) @(negedge clk); start = 0; repeat (3) @(negedge clk);
+    // random letters and keys, then fully random bit patterns
+    for (int n = 0; n < 150; n++) begin
+      logic [44:0] k;
+      for (int i = 0; i < 9; i++) k[i*5 +: 5] = $urandom() % 26;
+      encrypt(letters($urandom() % 26, $urandom() % 26, $urandom() % 26), k);
+    end
+    for (int n = 0; n < 150; n++) encrypt($urandom(), {$urandom(), $urandom()});
+    // asynchronous reset during computation
+    @(negedge clk); plaintext = 15'h1234; key = 45'h1234_5678_9ABC; start = 1;
+    @(negedge clk); start = 0; #2 reset = 1; #4 reset = 0;
+    encrypt(letters(19, 20, 21), {9{5'd3}});
+    $finish;
+  end
+endmodule

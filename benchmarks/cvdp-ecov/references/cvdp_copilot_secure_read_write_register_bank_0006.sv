@@ -1,0 +1,56 @@
+`timescale 1ns/1ps
+module tb;
+  localparam AW = 8, DW = 8;
+  localparam [7:0] C0 = 8'hAB, C1 = 8'hCD;
+  reg i_rst_n, i_read_write_enable, i_capture_pulse;
+  reg [AW-1:0] i_addr;
+  reg [DW-1:0] i_data_in;
+  wire [DW-1:0] o_data_out;
+
+  secure_read_write_register_bank #(.p_address_width(AW), .p_data_width(DW), .p_unlock_code_0(C0),
+    .p_unlock_code_1(C1)) dut (.i_rst_n(i_rst_n), .i_addr(i_addr), .i_data_in(i_data_in),
+    .i_read_write_enable(i_read_write_enable), .i_capture_pulse(i_capture_pulse), .o_data_out(o_data_out));
+
+  task automatic access(input bit rd, input [AW-1:0] a, input [DW-1:0] d = 0);
+    i_read_write_enable = rd; i_addr = a; i_data_in = d;
+    #5 i_capture_pulse = 1; #5 i_capture_pulse = 0;
+    if (rd) $display("rd %h -> %h", a, o_data_out);
+  endtask
+
+  task automatic unlock(); access(0, 0, C0); access(0, 1, C1); endtask
+
+  initial begin
+    i_rst_n = 0; i_capture_pulse = 0; i_addr = 0; i_data_in = 0; i_read_write_enable = 0;
+    #10 i_rst_n = 1;
+    // locked: reads give 0, writes to other addresses are dropped
+    access(1, 5); access(0, 5, 8'h77); access(1, 5); access(1, 0); access(0, 2, 8'h11);
+    // wrong first code, wrong second code, wrong order, read in between
+    access(0, 0, 8'h00); access(0, 1, C1);
+    access(0, 0, C0); access(0, 1, 8'h00);
+    access(0, 0, C0); access(0, 2, C1);
+    access(0, 0, C0); access(1, 1);
+    access(0, 1, C0); access(0, 0, C1);
+    // unlock, full access
+    unlock();
+    for (int a = 2; a < 256; a++) access(0, a, 8'hFF);
+    for (int a = 0; a < 256; a++) access(1, a);
+    for (int a = 2; a < 256; a++) access(0, a, 8'h00);
+    for (int a = 0; a < 256; a++) access(1, a);
+    for (int a = 2; a < 256; a++) access(0, a, $urandom());
+    for (int a = 2; a < 256; a++) access(1, a);
+    // rewriting the right codes keeps it unlocked; wrong code at 0 or 1 relocks
+    access(0, 0, C0); access(0, 1, C1); access(1, 9);
+    access(0, 1, 8'h00); access(1, 9);
+    unlock(); access(0, 0, 8'h00); access(1, 9);
+    unlock(); access(1, 0); access(1, 1);
+    // random traffic with occasional unlock sequences and resets
+    for (int k = 0; k < 500; k++) begin
+      if (k % 50 == 0) unlock();
+      access($urandom(), ($urandom() % 4) ? $urandom() : ($urandom() % 2), ($urandom() % 3) ? $urandom() : (($urandom() % 2) ? C0 : C1));
+      if (k % 97 == 0) begin #2 i_rst_n = 0; #3 i_rst_n = 1; end
+    end
+    // reset while unlocked
+    unlock(); #2 i_rst_n = 0; #3 i_rst_n = 1; access(1, 20);
+    $finish;
+  end
+endmodule

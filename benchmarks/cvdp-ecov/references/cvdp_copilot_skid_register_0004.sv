@@ -1,0 +1,40 @@
+`timescale 1ns/1ps
+module tb;
+  localparam DATA_WIDTH = 32;   // default configuration
+  reg clk = 0, rst, up_val, dn_rdy;
+  reg [DATA_WIDTH-1:0] up_bus;
+  wire up_rdy, dn_val;
+  wire [DATA_WIDTH-1:0] dn_bus;
+
+  skid_register dut (.clk(clk), .rst(rst), .up_bus(up_bus), .up_val(up_val), .up_rdy(up_rdy),
+    .dn_bus(dn_bus), .dn_val(dn_val), .dn_rdy(dn_rdy));
+
+  always #5 clk = ~clk;
+
+  task automatic cyc(input bit v, input [DATA_WIDTH-1:0] d, input bit r);
+    @(negedge clk); up_val = v; up_bus = d; dn_rdy = r;
+  endtask
+
+  initial begin
+    rst = 1; up_val = 0; up_bus = 0; dn_rdy = 0;
+    repeat (3) @(negedge clk); rst = 0;
+    // streaming with a ready sink
+    for (int i = 0; i < 8; i++) cyc(1, i[0] ? 32'hFFFF_FFFF : 32'h0, 1);
+    // back-pressure: sink stalls while upstream keeps sending (fills the skid buffer)
+    cyc(1, 32'hAAAA_AAAA, 0); cyc(1, 32'h5555_5555, 0); cyc(1, 32'h1234_5678, 0); cyc(1, 32'h8765_4321, 0);
+    cyc(0, 32'h0, 1); cyc(0, 32'h0, 1); cyc(0, 32'h0, 1);
+    // alternating ready
+    for (int i = 0; i < 20; i++) cyc(1, {$urandom()}, i % 2);
+    // bubbles on the upstream side
+    for (int i = 0; i < 20; i++) cyc(i % 3 == 0, $urandom(), 1);
+    // stall with skid full, then let it drain
+    cyc(1, 32'hFFFF_FFFF, 0); cyc(1, 32'h0000_0000, 0); cyc(1, 32'hFFFF_FFFF, 1); cyc(1, 32'h0, 0); cyc(0, 0, 1);
+    // random
+    repeat (600) cyc($urandom(), $urandom(), $urandom());
+    // synchronous reset with data in flight
+    cyc(1, 32'hDEAD_BEEF, 0); cyc(1, 32'hCAFE_F00D, 0);
+    @(negedge clk); rst = 1; @(negedge clk); rst = 0;
+    repeat (4) cyc(1, $urandom(), 1);
+    $finish;
+  end
+endmodule

@@ -1,0 +1,51 @@
+"""Runtime guard installed inside the simulator before the testbench module is imported.
+
+This file is copied into each cocotb job as ``ecov_guard.py`` and named in ``PYGPI_USERS`` between
+cocotb's initialisation and its regression manager, so it runs before a single line of the testbench.
+It must import nothing from the harness (the simulator's Python sees only the job folder and cocotb).
+
+It adds a CPython audit hook (hooks cannot be removed) that refuses what a testbench has no reason to
+do: write, create or delete files, start processes, load native code (ctypes), open
+sockets, trace frames. The AST policy (harness.cocotb.policy) refuses the same things earlier with a
+clear message; this hook is the second line, for what static checks cannot see.
+"""
+
+import os
+import sys
+
+_DENY_EXACT = {
+    "os.system", "os.fork", "os.forkpty", "os.kill", "os.killpg", "os.putenv", "os.unsetenv",
+    "os.remove", "os.rmdir", "os.rename", "os.mkdir", "os.chmod", "os.chown", "os.link", "os.symlink",
+    "os.truncate", "os.utime", "os.chdir", "os.chflags", "os.setxattr",
+    "os.removexattr", "os.startfile", "pty.spawn", "glob.glob", "glob.glob/2", "shutil.rmtree",
+    "shutil.copyfile", "shutil.move", "shutil.make_archive", "shutil.unpack_archive", "subprocess.Popen",
+    "sys.settrace", "sys.setprofile", "sys.remote_exec", "webbrowser.open", "urllib.Request",
+    "builtins.input", "mmap.__new__", "resource.setrlimit", "resource.prlimit",
+    "signal.pthread_kill", "fcntl.ioctl",
+}
+_DENY_PREFIX = ("os.exec", "os.posix_spawn", "os.spawn", "ctypes.", "socket.", "ftplib.", "http.client",
+                "smtplib.", "sqlite3.", "winreg.", "cpython.run_", "_posixsubprocess")
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+_ALLOWED_WRITES = {"/dev/null"}
+
+
+class Refused(PermissionError):
+    """An action the ECov sandbox does not allow a testbench."""
+
+
+def _hook(event, args):
+    if event == "open":
+        path, mode, flags = (list(args) + [None, None, None])[:3]
+        writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
+            isinstance(flags, int) and flags & _WRITE_FLAGS)
+        if writing and str(path) not in _ALLOWED_WRITES:
+            raise Refused(f"ECov: testbenches may not write files ({path!r})")
+        return
+    if event in _DENY_EXACT or event.startswith(_DENY_PREFIX):
+        raise Refused(f"ECov: '{event}' is not allowed in a testbench")
+
+
+def install():
+    """PYGPI_USERS entry point: add the audit hook for the rest of the simulation."""
+    sys.dont_write_bytecode = True
+    sys.addaudithook(_hook)

@@ -1,0 +1,130 @@
+"""Prompts of the cocotb track, built like harness.prompts (pure, byte-stable, hashable).
+
+The task record is the SystemVerilog track's: same RTL, spec and targets. Its instructions were written
+for a SystemVerilog testbench, so the prompt says up front what changes: a Python file of
+``@cocotb.test()`` coroutines, the DUT is the HDL toplevel (cocotb's ``dut``), and a target on the
+instance ``u_fifo`` means the toplevel itself (``u_fifo.u_rx`` its sub-instance ``u_rx``).
+"""
+
+from __future__ import annotations
+
+from harness.cocotb import TB_FILE
+from harness.prompts import _file_block, _lang_for
+from harness.tasks import Task
+
+SYSTEM_PROMPT = (
+    "You are an expert hardware verification engineer. You write self-checking Python testbenches with "
+    "cocotb 2.1 that run on Verilator 5 and reach high code coverage (line, branch, toggle and expression) "
+    "of the design under test. You answer with code in the exact format the user asks for."
+)
+
+FULL_FORMAT = f"""## Response format
+Write the file name on its own line, then the complete testbench in one fenced code block:
+
+{TB_FILE}
+```python
+import cocotb
+from cocotb.clock import Clock
+from cocotb.triggers import RisingEdge, Timer
+
+
+@cocotb.test()
+async def test_main(dut):
+    ...
+```"""
+
+PATCH_FORMAT = f"""## Response format
+Either rewrite the whole file: the file name on its own line, then the complete testbench in one
+```python fenced block; or change the current testbench with patch hunks in one ```diff block:
+
+{TB_FILE}
+```diff
+@@ -12,3 +12,5 @@
+ unchanged context line
+-removed line
++added line
++added line
+ unchanged context line
+```
+
+Hunk lines start with a space (context), '-' (removed) or '+' (added). Context and removed lines must
+match the current testbench exactly; the line numbers may be approximate."""
+
+RULES = """## Rules (cocotb track)
+- One Python file with one or more `@cocotb.test()` async functions taking `dut`, the design's toplevel.
+  cocotb 2.1 API: `cocotb.start_soon(Clock(dut.clk, 10, unit="ns").start())`, `await RisingEdge(dut.clk)`,
+  `await Timer(5, unit="ns")`, `dut.x.value = 3`, `int(dut.y.value)`; the tests end the simulation.
+  A write is applied at the next simulation step: reading the same signal before an `await` still
+  gives the old value, so keep your own copy of what you drive.
+- Drive the design only through its ports: `dut.<input port>.value = ...`. Internal signals are not
+  visible; output ports are read-only. Force/Freeze/Release are not allowed.
+- Imports allowed: cocotb (and cocotb.triggers, .clock, .types, .handle, .queue, .utils, .task,
+  .logging), random, math, itertools, collections, dataclasses, enum, typing, functools, operator,
+  statistics, fractions, decimal, heapq, bisect, string, re, struct, binascii, zlib, array, copy, abc,
+  textwrap, logging. No file access, processes, eval/exec, getattr with computed names, dunder or private
+  attributes (the testbench runs sandboxed and is checked before it runs).
+- Coverage is measured on the design's code (line, branch, toggle, expression): exercise every branch,
+  condition and bit. Use `assert` to check outputs; a failing assert is reported but the run still counts.
+- Keep the simulation short: well under a million clock cycles (Python is slower than SystemVerilog)."""
+
+
+def target_text(task: Task) -> str:
+    top = task.dut_instance
+    lines = []
+    for t in task.targets:
+        where = "the toplevel `dut`" if t.instance == top else f"`dut.{t.instance[len(top) + 1:]}`" \
+            if t.instance.startswith(top + ".") else f"`{t.instance}`"
+        lines.append(f"- `{t.instance}` ({where}) {t.metric} coverage >= {t.percent:g}%")
+    return "\n".join(lines) if lines else "- as high as possible"
+
+
+def task_text(task: Task) -> str:
+    parts = [f"# Task: {task.id}"]
+    if task.instructions.strip():
+        parts.append("The task's instructions below were written for a SystemVerilog testbench. In this track "
+                     "you write a cocotb (Python) testbench instead; where they say otherwise, the cocotb "
+                     "rules at the end of this message apply.\n\n" + task.instructions.strip())
+    parts.append(
+        f"Write a cocotb testbench for the design below. The design's top module `{task.dut_module}` is the "
+        f"simulation toplevel: cocotb passes it to each test as `dut` (with default parameter values). "
+        f"Coverage targets name it by its instance name `{task.dut_instance}`; coverage is measured on it and "
+        "everything below it."
+    )
+    parts.append("## Coverage targets\n" + target_text(task))
+    if task.spec_files:
+        parts.append("## Specification\n\n" + "\n\n".join(
+            _file_block(f.name, f.content, _lang_for(f.name)) for f in task.spec_files))
+    parts.append("## Design files (RTL)\n\n" + "\n\n".join(
+        _file_block(f.name, f.content, _lang_for(f.name) or "systemverilog") for f in task.rtl_files))
+    parts.append(RULES)
+    return "\n\n".join(parts)
+
+
+def state_text(testbench: str, feedback: str) -> str:
+    return (
+        "## Current testbench\n\n" + _file_block(TB_FILE, testbench, "python") + "\n\n"
+        "## Feedback on the current testbench\n\n" + feedback.strip() + "\n\n"
+        "Write the next version of the testbench: fix any error reported above and add stimulus that "
+        "reaches the uncovered code."
+    )
+
+
+def build_messages(task: Task, testbench: str | None = None, feedback: str | None = None) -> list[dict]:
+    user = task_text(task)
+    if testbench is None:
+        if feedback:
+            user += "\n\n## Feedback on your previous answer\n\n" + feedback.strip()
+        user += "\n\n" + FULL_FORMAT
+    else:
+        user += "\n\n" + state_text(testbench, feedback or "") + "\n\n" + PATCH_FORMAT
+    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
+
+
+def followup_message(feedback: str, testbench: str | None = None) -> dict:
+    parts = []
+    if testbench is not None:
+        parts.append("## Current testbench\n\n" + _file_block(TB_FILE, testbench, "python"))
+    parts.append("## Feedback on the current testbench\n\n" + feedback.strip())
+    parts.append("Write the next version of the testbench: fix any error reported above and add stimulus that "
+                 "reaches the uncovered code.\n\n" + PATCH_FORMAT)
+    return {"role": "user", "content": "\n\n".join(parts)}

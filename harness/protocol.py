@@ -1,0 +1,78 @@
+"""Evaluation protocols: named presets for every choice of the agent loop that moves a score.
+
+``llm4cov`` (the default) reproduces the LLM4Cov paper's released evaluation code
+(HejiaZ2023/llm4cov_oss, ``scripts/batch_query_eval.py --agentic-mode markov-agentic``); ``ecov`` keeps
+ECov's own choices where they serve users better (targets in the prompt, patch revisions, uncovered-line
+feedback, stop when every target is met). docs/evaluation.md lists each difference and why.
+
+A protocol is part of a run's identity (RunConfig.protocol): runs of different protocols are never
+ranked together.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from harness.records import ScoreResult, Target
+
+
+@dataclass(frozen=True)
+class Protocol:
+    name: str
+    rounds: int  # model calls per sample in agentic mode, the first (direct) one included
+    memory: str  # "best": the prompt shows the best testbench so far; "latest": the last one scored
+    ties: str  # with memory "best": on an equal state key, "later" replaces the memory, "earlier" keeps it
+    format_reasks: int  # unusable answers asked again without spending a round (0: the round is spent)
+    revisions: str  # "full": whole files only; "full_or_patch": whole files or unified-diff hunks
+    early_stop: str  # "full_coverage": overall reaches 100%; "targets_met": every target met
+    avg_cov: str  # a sample's coverage: "best" (its best state) or "final" (its last round)
+    feedback: str  # "eda_summary" (status, stage, coverage summary, error log) | "uncovered" (+ uncovered code)
+    targets_in_prompt: bool
+    prompt: str  # prompt layout: "llm4cov" | "ecov"
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def stop_after(self, result: ScoreResult, targets: list[Target]) -> bool:
+        """Whether the sample ends after a round scored ``result``."""
+        if self.early_stop == "full_coverage":
+            return result.ran and result.overall >= 100.0
+        return result.meets(targets)
+
+
+LLM4COV = Protocol(
+    name="llm4cov", rounds=4, memory="best", ties="later", format_reasks=3, revisions="full",
+    early_stop="full_coverage", avg_cov="best", feedback="eda_summary", targets_in_prompt=False,
+    prompt="llm4cov",
+)
+ECOV = Protocol(
+    name="ecov", rounds=5, memory="latest", ties="later", format_reasks=0, revisions="full_or_patch",
+    early_stop="targets_met", avg_cov="final", feedback="uncovered", targets_in_prompt=True, prompt="ecov",
+)
+AVG_COV_TEXT = {"best": "best state over rounds (ran, has coverage, met targets, overall)",
+                "final": "final round"}
+PROTOCOLS = {p.name: p for p in (LLM4COV, ECOV)}
+DEFAULT_PROTOCOL = LLM4COV.name
+
+
+def get_protocol(name: str | Protocol | None) -> Protocol:
+    if isinstance(name, Protocol):
+        return name
+    name = name or DEFAULT_PROTOCOL
+    try:
+        return PROTOCOLS[name]
+    except KeyError:
+        raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}, not {name!r}") from None
+
+
+def state_key(result: ScoreResult, targets: list[Target]) -> tuple[bool, bool, bool, float]:
+    """How two states compare, as the released code orders its CovResult: ran, has coverage, meets
+    every target, then overall coverage."""
+    has_cov = result.ran and bool(result.coverage)
+    return (result.ran, has_cov, has_cov and result.meets(targets), round(result.overall, 4) if has_cov else 0.0)
+
+
+def replaces_best(protocol: Protocol, new: tuple, best: tuple | None) -> bool:
+    if best is None:
+        return True
+    return new >= best if protocol.ties == "later" else new > best

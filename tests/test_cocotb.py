@@ -1,0 +1,314 @@
+"""The cocotb track: policy, parsing, prompts, the real engine (Verilator + cocotb in bwrap), references,
+determinism, adversarial testbenches, the fake OpenAI server answering Python, builtin/random in Python."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness.builders.embedded import load_suite
+from harness.cocotb.engine import (
+    CocotbEngine,
+    RlimitRefused,
+    attach_coverage,
+    rename_hierarchy,
+    trim_traceback,
+)
+from harness.cocotb.parse import parse_python_response
+from harness.cocotb.policy import check_python_testbench
+from harness.cocotb.prompts import build_messages
+from harness.cocotb.track import get_track
+from harness.engine import EngineConfig
+from harness.records import COMPILE_ERROR, CRASHED, OK, REJECTED, ScoreResult
+from harness.sim.sandbox import bwrap_available
+
+sys.path.insert(0, str(Path(__file__).parent))
+from fake_openai import FakeOpenAIServer  # noqa: E402
+
+DATA = Path(__file__).parent / "data" / "cocotb"
+TASKS = {t.id: t for t in load_suite()}
+FAST_REFS = ("prio_encoder", "alu_flags", "sync_fifo")
+needs_bwrap = pytest.mark.skipif(not bwrap_available(), reason="the cocotb track needs bubblewrap")
+
+GOOD = '''import cocotb
+from cocotb.clock import Clock
+from cocotb.triggers import RisingEdge
+
+
+@cocotb.test()
+async def t(dut):
+    cocotb.start_soon(Clock(dut.clk, 10, unit="ns").start())
+    dut.rst_n.value = 0
+    dut.wr_en.value = 0
+    dut.rd_en.value = 0
+    dut.wr_data.value = 0
+    dut.clr_err.value = 0
+    await RisingEdge(dut.clk)
+    dut.rst_n.value = 1
+    for i in range(40):
+        dut.wr_en.value = 1
+        dut.wr_data.value = i
+        await RisingEdge(dut.clk)
+'''
+
+
+def ref(task_id: str) -> str:
+    return (DATA / f"{task_id}.py").read_text()
+
+
+_ENGINE: CocotbEngine | None = None
+
+
+def engine() -> CocotbEngine:
+    global _ENGINE
+    if _ENGINE is None:
+        _ENGINE = CocotbEngine(EngineConfig(use_cache=False, run_seconds=60))
+    return _ENGINE
+
+
+# ---------------------------------------------------------------------------------------------- policy
+
+
+@pytest.mark.parametrize("code, rule", [
+    ("import os", "import"),
+    ("from subprocess import run", "import"),
+    ("import ctypes", "import"),
+    ("from cocotb import simulator", "forbidden-attribute"),
+    ("x = open('coverage.dat', 'w')", "forbidden-builtin"),
+    ("eval('1')", "forbidden-builtin"),
+    ("exec('x = 1')", "forbidden-builtin"),
+    ("__import__('os')", "forbidden-builtin"),
+    ("g = globals()", "forbidden-builtin"),
+    ("x = getattr(dut, 'u_' + 'fifo')", "computed-attribute"),
+    ("x = getattr(dut, '_id')", "computed-attribute"),
+    ("x = (1).__class__", "dunder-access"),
+    ("x = dut._id('count', extended=False)", "private-access"),
+    ("x = dut._handle", "private-access"),
+    ("dut.u_sub.state.value = 3", "hierarchical-write"),
+    ("cocotb.top.u_sub.state.value = 3", "hierarchical-write"),
+    ("from cocotb.handle import Force", "force-release"),
+    ("x = t.cr_frame.f_globals", "forbidden-attribute"),
+])
+def test_policy_rejects(code, rule):
+    src = f"import cocotb\n\n\n@cocotb.test()\nasync def t(dut):\n    {code}\n"
+    if code.startswith(("import ", "from ")):
+        src = f"{code}\n" + src
+    check = check_python_testbench(src)
+    assert rule in {v.rule for v in check.violations}, check.violations
+
+
+def test_policy_accepts_an_ordinary_testbench_and_finds_tests():
+    src = GOOD + ("\n\nclass Driver:\n    def __init__(self, dut):\n        self._dut = dut\n"
+                  "        self.dut = dut\n\n    def drive(self, v):\n        self.dut.wr_data.value = v\n"
+                  "        self._count = getattr(self, 'count', 0)\n")
+    check = check_python_testbench("from dataclasses import dataclass\nimport random\n" + src)
+    assert check.ok and check.tests == ["t"], check.violations
+
+
+def test_policy_syntax_error_is_a_compile_error_with_the_line():
+    check = check_python_testbench("import cocotb\n\n@cocotb.test()\nasync def t(dut)\n    pass\n")
+    assert "test_dut.py:4" in check.syntax_error and not check.ok
+
+
+# ---------------------------------------------------------------------------------------------- parse/prompts
+
+
+def test_parse_python_block_patch_and_errors():
+    full = parse_python_response(f"Here:\n\ntest_dut.py\n```python\n{GOOD}```\n")
+    assert full.ok and full.kind == "full" and full.testbench.startswith("import cocotb")
+    patch = parse_python_response("```diff\n@@ -18,1 +18,1 @@\n-    for i in range(40):\n+    for i in range(80):\n```",
+                                  current=GOOD)
+    assert patch.ok and patch.kind == "patch" and "range(80)" in patch.testbench
+    assert not parse_python_response("no code at all").ok
+    cut = parse_python_response("```python\nimport cocotb\n")
+    assert not cut.ok and "not closed" in cut.error
+
+
+def test_prompt_maps_targets_to_the_toplevel_and_is_stable():
+    task = TASKS["sync_fifo"]
+    msgs = build_messages(task)
+    user = msgs[1]["content"]
+    assert "cocotb" in msgs[0]["content"] and "`u_fifo` (the toplevel `dut`) overall coverage >= 95%" in user
+    assert "```python" in user and "module sync_fifo" in user and "ref_tb" not in user
+    assert build_messages(task) == msgs
+    assert get_track("cocotb").build_messages is build_messages and get_track("sv").tb_suffix == ".sv"
+
+
+def test_trim_traceback_keeps_only_the_testbench_frames():
+    block = ['Traceback (most recent call last):',
+             '  File "/tmp/x/cocotb/_task.py", line 10, in run', '    coro.send(None)',
+             '  File "/tmp/ecov-jobs-0/cocotb-ab/test_dut.py", line 12, in t', '    assert x == 1',
+             'AssertionError: assert 0 == 1']
+    out = trim_traceback(block)
+    assert '"test_dut.py", line 12' in out and "_task.py" not in out and out.endswith("assert 0 == 1")
+
+
+# ---------------------------------------------------------------------------------------------- coverage integrity
+
+
+def _dat(points: list[tuple[str, str, int]]) -> str:
+    lines = ["# SystemC::Coverage-3"]
+    for f, h, n in points:
+        lines.append(f"C '\x01t\x02line\x01f\x02{f}\x01l\x0212\x01h\x02{h}\x01S\x0212' {n}")
+    return "\n".join(lines) + "\n"
+
+
+def test_coverage_hierarchy_is_renamed_and_forged_points_do_not_count():
+    task = TASKS["sync_fifo"]
+    good = _dat([("rtl/sync_fifo.sv", "sync_fifo", 1)])
+    assert "\x01h\x02tb.u_fifo'" in rename_hierarchy(good, "sync_fifo", "u_fifo") or \
+        "\x01h\x02tb.u_fifo\x01" in rename_hierarchy(good, "sync_fifo", "u_fifo")
+    res = ScoreResult(status=OK, instance="u_fifo")
+    attach_coverage(res, good, task.design, 50)
+    assert res.coverage["u_fifo"]["line"]["percent"] == 100.0
+    for forged in (_dat([("rtl/sync_fifo.sv", "sync_fifo", 1), ("test_dut.py", "sync_fifo", 1)]),
+                   _dat([("rtl/sync_fifo.sv", "sync_fifo", 1), ("rtl/sync_fifo.sv", "other_top", 1)])):
+        res = ScoreResult(status=OK, instance="u_fifo")
+        attach_coverage(res, forged, task.design, 50)
+        assert res.status == REJECTED and not res.coverage and res.overall == 0.0
+
+
+def test_guard_refuses_writes_processes_and_native_code(tmp_path):
+    guard = Path(__file__).parents[1] / "harness" / "cocotb" / "guard.py"
+    code = (f"import sys; sys.path.insert(0, {str(guard.parent)!r}); import guard; guard.install()\n"
+            "import os, subprocess\nout = []\n"
+            "for f in (lambda: open('x.txt', 'w'), lambda: os.system('true'), lambda: subprocess.run(['true']),\n"
+            "          lambda: __import__('ctypes').CDLL(None), lambda: os.remove('nothing')):\n"
+            "    try:\n        f(); out.append('ran')\n"
+            "    except PermissionError as e:\n        out.append('refused' if 'ECov' in str(e) else str(e))\n"
+            "print(out, open(__file__ if False else '/dev/null').read() == '')\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert proc.stdout.strip() == "['refused', 'refused', 'refused', 'refused', 'refused'] True", proc.stderr
+    assert not (tmp_path / "x.txt").exists()
+
+
+def test_rlimit_sandbox_is_refused():
+    with pytest.raises(RlimitRefused, match="bwrap or docker"):
+        CocotbEngine(EngineConfig(sandbox="rlimit"))
+
+
+# ---------------------------------------------------------------------------------------------- real engine
+
+
+@needs_bwrap
+@pytest.mark.parametrize("task_id", FAST_REFS)
+def test_reference_meets_targets(task_id):
+    task = TASKS[task_id]
+    res = engine().score(task.design, ref(task_id))
+    assert res.status == OK and not res.errors, (res.errors, res.log_tail[-1500:])
+    assert res.meets(task.targets), {t.metric: res.metric_percent(t.instance, t.metric) for t in task.targets}
+
+
+@needs_bwrap
+def test_two_runs_give_the_same_figures_and_a_cached_design_build():
+    task = TASKS["sync_fifo"]
+    a = engine().score(task.design, GOOD, seed=3)
+    b = engine().score(task.design, GOOD, seed=3)
+    assert a.status == OK and a.overall > 0
+    assert a.to_dict(timing=False) == b.to_dict(timing=False)
+    assert engine().build(task.design).cached  # one build per design, reused by every testbench
+
+
+ADVERSARIAL = {
+    # The internal signals do not exist for VPI: reading or writing them fails inside the test.
+    "internal": "    x = dut\n    x.wr_ptr.value = 3\n",
+    # Output ports are read-only for VPI: the write is refused and coverage is the design's own.
+    "output": "    x = dut\n    x.count.value = 31\n    await Timer(1, unit='ns')\n    assert int(dut.count.value) == 0\n",
+}
+
+
+@needs_bwrap
+def test_adversarial_testbenches_cannot_reach_inside_the_design():
+    task = TASKS["sync_fifo"]
+    head = ("import cocotb\nfrom cocotb.triggers import Timer\n\n\n@cocotb.test()\nasync def t(dut):\n"
+            "    dut.rst_n.value = 0\n    dut.clk.value = 0\n    await Timer(1, unit='ns')\n")
+    internal = engine().score(task.design, head + ADVERSARIAL["internal"])
+    assert internal.status == CRASHED and any("wr_ptr" in e for e in internal.errors), internal.errors
+    assert any('File "test_dut.py"' in e for e in internal.errors)  # trimmed to the testbench file
+    output = engine().score(task.design, head + ADVERSARIAL["output"])
+    assert output.status == OK and not output.errors, (output.errors, output.log_tail[-1500:])
+    # The AST rules refuse the rest before anything runs.
+    rejected = engine().score(task.design, head + "    open('cov.dat', 'w').write('C 1')\n")
+    assert rejected.status == REJECTED and "open" in rejected.errors[0]
+    broken = engine().score(task.design, head + "    await Timer(1 unit='ns')\n")
+    assert broken.status == COMPILE_ERROR and "test_dut.py:10" in broken.errors[0]
+    assert engine().score(task.design, "import cocotb\n").status == COMPILE_ERROR
+
+
+@needs_bwrap
+def test_failing_assert_is_reported_and_the_run_still_counts():
+    task = TASKS["sync_fifo"]
+    res = engine().score(task.design, GOOD + "    assert int(dut.count.value) == 99, 'count is wrong'\n")
+    assert res.status == OK and res.overall > 0
+    again = engine().score(task.design, GOOD + "    assert int(dut.count.value) == 99, 'count is wrong'\n")
+    assert again.to_dict(timing=False) == res.to_dict(timing=False)  # logs name no job or host paths
+    assert "ecov-jobs" not in res.log_tail and "test_dut.py" in res.log_tail
+    assert any("AssertionError" in e and "count is wrong" in e and "test_dut.py" in e for e in res.errors)
+
+
+# ---------------------------------------------------------------------------------------------- runs
+
+
+@needs_bwrap
+def test_fake_openai_answers_python_and_feedback_matches_the_sv_track(tmp_path, monkeypatch):
+    from harness.dataset import dataset_hash
+    from harness.models import get_model
+    from harness.results import RunConfig, RunFolder
+    from harness.run import run_eval
+
+    monkeypatch.setenv("OPENAI_API_KEY", "dummy")
+    task = TASKS["sync_fifo"]
+    weak = GOOD.replace("range(40)", "range(2)")
+    script = [f"test_dut.py\n```python\n{weak}```", "I think it is fine.",
+              f"test_dut.py\n```python\n{ref('sync_fifo')}```"]
+    config = RunConfig(model="openai/test-model", mode="agentic", agent="memoryless", benchmark="embedded",
+                       dataset_hash=dataset_hash([task]), max_rounds=3, tb_lang="cocotb",
+                       protocol="ecov")  # the ecov protocol: uncovered-code feedback, unusable answers spend a round
+    with FakeOpenAIServer(script) as srv:
+        model = get_model("openai/test-model", api_base=srv.url, cache_dir=tmp_path / "c", max_retries=0)
+        run_eval([task], model, config, tmp_path / "run", scorer=engine().score, workers=1, progress=False)
+        sent = [b["messages"] for b in srv.requests]
+    rounds = RunFolder(tmp_path / "run").rounds()
+    assert [r.passed for r in rounds] == [False, False, True]
+    assert "Uncovered code" in rounds[0].feedback and "target u_fifo overall >= 95%" in rounds[0].feedback
+    assert "no Python code block" in rounds[1].feedback and "Uncovered code" in rounds[1].feedback
+    assert "## Current testbench" in sent[1][1]["content"] and "```python" in sent[1][1]["content"]
+    assert json.loads((tmp_path / "run" / "config.json").read_text())["tb_lang"] == "cocotb"
+    assert (tmp_path / "run" / "logs" / "sync_fifo" / "s0_r0_tb.py").exists()
+
+
+@needs_bwrap
+def test_builtin_random_answers_in_python_through_the_cli(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
+    out = tmp_path / "run"
+    proc = subprocess.run([sys.executable, "-m", "harness.cli.eval", "--model", "builtin/random", "--tb-lang",
+                           "cocotb", "--mode", "agentic", "--max-rounds", "2", "--task-id", "prio_encoder",
+                           "--out", str(out), "--no-progress", "--workers", "1"],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "pass %" in proc.stdout and "prio_encoder" in proc.stdout
+    tb = (out / "logs" / "prio_encoder" / "s0_r0_tb.py").read_text()
+    assert tb.startswith("# ecov-random-plan: ") and "@cocotb.test()" in tb
+    rounds = [json.loads(x) for x in (out / "rounds.jsonl").read_text().splitlines()]
+    assert rounds[0]["result"]["status"] == OK and rounds[0]["result"]["overall"] > 50
+    mismatch = subprocess.run([sys.executable, "-m", "harness.cli.eval", "--model", "builtin/random",
+                               "--max-rounds", "2", "--task-id", "prio_encoder", "--out", str(out),
+                               "--no-progress"], capture_output=True, text=True, env=env, timeout=120)
+    assert mismatch.returncode == 2 and "tb_lang" in mismatch.stderr  # never mixed with an SV run
+
+
+@needs_bwrap
+@pytest.mark.slow
+def test_every_reference_meets_every_target():
+    missing = [t for t in TASKS if not (DATA / f"{t}.py").exists()]
+    assert not missing, f"no cocotb reference for {missing}"
+    for task_id, task in TASKS.items():
+        if task_id in FAST_REFS:
+            continue  # checked by test_reference_meets_targets
+        res = engine().score(task.design, ref(task_id))
+        assert res.status == OK and res.meets(task.targets), (task_id, res.errors)
