@@ -22,7 +22,7 @@ ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'ecov
 
 TASKS = ("prio_encoder", "updown_counter", "seq_detector")
 N = 2  # direct mode: one build per sample, 6 per run (agentic mode goes through the same scorer)
-TIMING = ("seconds", "cached", "updated")
+TIMING = ("seconds", "cached", "updated", "phases")  # phases: per-step wall times
 
 
 @pytest.fixture(scope="module")
