@@ -18,9 +18,10 @@
 ARG BASE=debian:bookworm-slim
 FROM ${BASE} AS toolchain
 ENV DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1
-# The debootstrap base (scripts/docker-base.sh) has all of these already; a registry's slim Debian not.
+# The debootstrap base (scripts/docker-base.sh) has these already; a registry's slim Debian not.
+# libpython3.11: the cocotb track embeds Python in the simulation.
 RUN missing=""; \
-    for p in g++ perl z3 bubblewrap python3 python3-venv ca-certificates; do \
+    for p in g++ perl z3 bubblewrap python3 python3-venv libpython3.11 ca-certificates; do \
       dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; \
     done; \
     if [ -n "$missing" ]; then \

@@ -11,6 +11,7 @@ pyver="$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
 [ "$pyver" = "3.11" ] || { echo "host Python is $pyver; the image's is 3.11: its wheels would not fit" >&2; exit 1; }
 out=docker/wheels
 mkdir -p "$out"
+rm -f "$out"/*.whl  # exactly what the project needs now
 python3 -m pip wheel -q --wheel-dir "$out" "setuptools>=68" wheel ".[${extras}]" >/tmp/ecov-docker-wheels.log 2>&1 \
   || { tail -n 20 /tmp/ecov-docker-wheels.log >&2; exit 1; }
 rm -f "$out"/ecov-*.whl  # the project itself is installed from the build context

@@ -48,9 +48,9 @@ def build_image(image: str = IMAGE, base: str | None = None, timeout: float = 18
                            "build it from an ECov checkout: docker build -t ecov .")
     if base is None and subprocess.run(["docker", "image", "inspect", BASE], capture_output=True).returncode == 0:
         base = BASE
-    wheels = root / "docker" / "wheels"
-    if not any(wheels.glob("*.whl")) and (root / "scripts" / "docker-wheels.sh").exists():
-        # Best effort: without wheels the build installs from PyPI itself.
+    if (root / "scripts" / "docker-wheels.sh").exists():
+        # Always (the dependencies may have changed; pip's cache makes it quick). Best effort: without
+        # wheels the build installs from PyPI itself.
         subprocess.run([str(root / "scripts" / "docker-wheels.sh")], check=False, timeout=timeout)
     cmd = ["docker", "build", "-q", "-t", image, *(["--build-arg", f"BASE={base}"] if base else []), str(root)]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
