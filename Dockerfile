@@ -25,7 +25,8 @@ RUN missing=""; \
       dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; \
     done; \
     if [ -n "$missing" ]; then \
-      apt-get update && apt-get install -y --no-install-recommends $missing && rm -rf /var/lib/apt/lists/*; \
+      apt-get update && apt-get install -y --no-install-recommends $missing \
+        && apt-get clean && rm -rf /var/lib/apt/lists/*; \
     fi
 RUN useradd --uid 65534 --no-create-home --shell /usr/sbin/nologin sim 2>/dev/null || true
 
