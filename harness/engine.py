@@ -13,6 +13,8 @@ import re
 import shutil
 import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -30,15 +32,14 @@ from harness.records import (
 )
 from harness.sim import coverage as cov
 from harness.sim import integrity
+from harness.sim.jobfiles import write_design
 from harness.sim.rules import Violation, check_design, module_names
-from harness.sim.sandbox import Limits, Sandbox, make_sandbox
+from harness.sim.sandbox import Limits, ProcResult, Sandbox, make_sandbox
 from harness.sim.verilator import BuildOptions, VerilatorBackend, find_top
 
 # Bump when anything that changes figures for the same inputs changes (parsing, aggregation, flags).
-SCORING_VERSION = "4"  # 3: --flatten; 4: integrity layer (preprocessed rules, harness main, point-set/DUT checks)
+SCORING_VERSION = "5"  # 3: --flatten; 4: integrity layer (rules, harness main, point-set/DUT checks); 5: #() copies
 TB_FILE = "testbench.sv"
-RTL_DIR = "rtl"
-HEADER_SUFFIXES = (".vh", ".svh", ".h", ".inc")
 MAX_ERRORS = 12
 
 
@@ -60,18 +61,81 @@ class EngineConfig:
     keep_jobs: bool = False
     build: BuildOptions = field(default_factory=BuildOptions)
 
+    def build_limits(self) -> Limits:
+        return Limits(wall_seconds=self.compile_seconds, cpu_seconds=int(self.compile_seconds) + 10,
+                      memory_mb=max(self.memory_mb, 4096), output_bytes=self.output_bytes, processes=256)
 
-class Engine:
+    def run_limits(self) -> Limits:
+        return Limits(wall_seconds=self.run_seconds, cpu_seconds=int(self.run_seconds) + 5,
+                      memory_mb=self.memory_mb, output_bytes=self.output_bytes, processes=self.processes)
+
+
+class CachedScorer:
+    """What every track's engine shares: ``score()`` timed, results cached by key under ``cache_root``.
+
+    Subclasses set ``config``, ``cache_root`` and ``sandbox`` and implement ``_score``, calling ``_cached``
+    once the testbench passed the checks that need no simulation (those results are never cached).
+    """
+
+    config: EngineConfig
+    cache_root: Path
+    sandbox: Sandbox
+
+    @property
+    def isolation(self) -> str:
+        return self.sandbox.name
+
+    def score(self, design: Design, testbench: str, seed: int = 1) -> ScoreResult:
+        start = time.monotonic()
+        result = self._score(design, testbench, seed)
+        result.seconds = round(time.monotonic() - start, 3)
+        return result
+
+    def _score(self, design: Design, testbench: str, seed: int) -> ScoreResult:
+        raise NotImplementedError
+
+    def _base(self, design: Design, seed: int) -> ScoreResult:
+        return ScoreResult(status=OK, instance=design.instance, isolation=self.isolation, seed=seed,
+                           isolated=self.sandbox.isolated)
+
+    def _cache_path(self, key: str) -> Path:
+        return self.cache_root / "scores" / key[:2] / f"{key}.json"
+
+    def _cached(self, base: ScoreResult, key: str, compute: Callable[[], ScoreResult]) -> ScoreResult:
+        """The cached result for ``key``, else ``compute()`` (stored unless it failed for the harness's sake)."""
+        base.key = key
+        hit = self._cache_hit(key)
+        if hit is not None:
+            return hit
+        result = compute()
+        self._store(key, result)
+        return result
+
+    def _cache_hit(self, key: str) -> ScoreResult | None:
+        path = self._cache_path(key)
+        if self.config.use_cache and path.exists():
+            try:
+                hit = ScoreResult.from_dict(json.loads(path.read_text()))
+                hit.cached = True
+                hit.isolation = self.isolation
+                hit.isolated = self.sandbox.isolated
+                return hit
+            except (json.JSONDecodeError, TypeError, KeyError):
+                path.unlink(missing_ok=True)
+        return None
+
+    def _store(self, key: str, result: ScoreResult) -> None:
+        if self.config.use_cache and result.status not in (INFRA_ERROR, TIMEOUT):
+            write_text_atomic(self._cache_path(key), json.dumps(result.to_dict(timing=False), sort_keys=True))
+
+
+class Engine(CachedScorer):
     def __init__(self, config: EngineConfig | None = None, sandbox: Sandbox | None = None):
         self.config = config or EngineConfig()
         self.cache_root = Path(self.config.cache_dir or default_cache_dir())
         self.sandbox = sandbox or make_sandbox(self.config.sandbox)
         # The runtime objects do not depend on the score cache: share them across cache folders.
         self.backend = VerilatorBackend(self.sandbox, default_cache_dir(), self.config.build)
-
-    @property
-    def isolation(self) -> str:
-        return self.sandbox.name
 
     def cache_key(self, design: Design, testbench: str, seed: int) -> str:
         payload = {
@@ -84,53 +148,30 @@ class Engine:
         }
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
-    def _cache_path(self, key: str) -> Path:
-        return self.cache_root / "scores" / key[:2] / f"{key}.json"
-
-    def score(self, design: Design, testbench: str, seed: int = 1) -> ScoreResult:
-        start = time.monotonic()
-        result = self._score(design, testbench, seed)
-        result.seconds = round(time.monotonic() - start, 3)
-        return result
-
     def _score(self, design: Design, testbench: str, seed: int) -> ScoreResult:
-        known, violations = self._lookup(design, testbench, seed)
-        if known is not None:
-            return known
-        base = ScoreResult(status=OK, instance=design.instance, isolation=self.isolation, seed=seed,
-                           isolated=self.sandbox.isolated, key=self.cache_key(design, testbench, seed))
-        result = self._build_and_run(design, testbench, seed, base, violations)
-        self.remember(design, testbench, seed, result)
-        return result
+        base = self._base(design, seed)
+        rejected, violations = self._rules(base, design, testbench)
+        if rejected is not None:
+            return rejected
+        return self._cached(base, self.cache_key(design, testbench, seed),
+                            lambda: self._build_and_run(design, testbench, seed, base, violations))
+
+    def _rules(self, base: ScoreResult, design: Design, testbench: str) -> tuple[ScoreResult | None, list[Violation]]:
+        """(the rejection, if a rule refuses the testbench before anything runs; every violation found)."""
+        violations = check_design(design, testbench, self.sandbox)
+        if any(not v.deferred for v in violations):
+            return replace(base, status=REJECTED, errors=[str(v) for v in violations if not v.deferred]), violations
+        return None, violations
 
     def lookup(self, design: Design, testbench: str, seed: int = 1) -> ScoreResult | None:
         """The result without building: a rule rejection or a score-cache hit; None when the testbench
         must be built and run. (harness.executor asks this before sending a job to another machine.)"""
-        return self._lookup(design, testbench, seed)[0]
-
-    def _lookup(self, design: Design, testbench: str, seed: int) -> tuple[ScoreResult | None, list[Violation]]:
-        violations = check_design(design, testbench, self.sandbox)
-        if any(not v.deferred for v in violations):
-            return ScoreResult(status=REJECTED, instance=design.instance, isolation=self.isolation, seed=seed,
-                               isolated=self.sandbox.isolated,
-                               errors=[str(v) for v in violations if not v.deferred]), violations
-        path = self._cache_path(self.cache_key(design, testbench, seed))
-        if self.config.use_cache and path.exists():
-            try:
-                hit = ScoreResult.from_dict(json.loads(path.read_text()))
-                hit.cached = True
-                hit.isolation = self.isolation
-                hit.isolated = self.sandbox.isolated
-                return hit, violations
-            except (json.JSONDecodeError, TypeError, KeyError):
-                path.unlink(missing_ok=True)
-        return None, violations
+        rejected, _ = self._rules(self._base(design, seed), design, testbench)
+        return rejected or self._cache_hit(self.cache_key(design, testbench, seed))
 
     def remember(self, design: Design, testbench: str, seed: int, result: ScoreResult) -> None:
-        """Cache a result (computed here or by a worker with the same backend), unless it is transient."""
-        if self.config.use_cache and result.status not in (INFRA_ERROR, TIMEOUT):
-            path = self._cache_path(self.cache_key(design, testbench, seed))
-            write_text_atomic(path, json.dumps(result.to_dict(timing=False), sort_keys=True))
+        """Cache a result computed elsewhere (a Ray worker with the same backend) under this engine's key."""
+        self._store(self.cache_key(design, testbench, seed), result)
 
     def _build_and_run(self, design: Design, testbench: str, seed: int, base: ScoreResult,
                        deferred: list[Violation] | None = None) -> ScoreResult:
@@ -139,15 +180,10 @@ class Engine:
             return replace(base, status=COMPILE_ERROR,
                            errors=["the testbench defines no module: expected `module tb; ... endmodule`"])
         top = find_top(testbench, tb_modules) or tb_modules[0]
-        jobs = jobs_dir()
-        job = Path(tempfile.mkdtemp(prefix="job-", dir=jobs))
-        try:
+        with job_folder("job-", self.config.keep_jobs) as job:
             sources = _write_job(job, design, testbench)
-            cfg = self.config
-            build_limits = Limits(wall_seconds=cfg.compile_seconds, cpu_seconds=int(cfg.compile_seconds) + 10,
-                                  memory_mb=max(cfg.memory_mb, 4096), output_bytes=cfg.output_bytes, processes=256)
             try:
-                built = self.backend.build(job, sources, top, build_limits, tb_file=TB_FILE)
+                built = self.backend.build(job, sources, top, self.config.build_limits(), tb_file=TB_FILE)
             except (OSError, RuntimeError) as exc:
                 return replace(base, status=INFRA_ERROR, errors=[f"harness failure while building: {exc}"])
             warnings = _warnings(built.log)
@@ -158,19 +194,10 @@ class Engine:
                                log_tail=_relative(built.log[-3000:], job))
             if deferred:  # Verilator accepted what the rules could not read: refused, never run
                 return replace(base, status=REJECTED, errors=[str(v) for v in deferred], warnings=warnings)
-            run_limits = Limits(wall_seconds=cfg.run_seconds, cpu_seconds=int(cfg.run_seconds) + 5,
-                                memory_mb=cfg.memory_mb, output_bytes=cfg.output_bytes, processes=cfg.processes)
-            out, nonce = integrity.new_run_dir(jobs)
-            try:
-                ran = self.backend.run(job, seed, run_limits, out, nonce)
-                base.phases["run"] = round(ran.seconds, 3)
-                got = integrity.read_run(out, nonce)
-            finally:
-                integrity.remove_run_dir(out)
+            ran, got = run_with_out_dir(lambda out, nonce: self.backend.run(job, seed, self.config.run_limits(),
+                                                                            out, nonce))
+            base.phases["run"] = round(ran.seconds, 3)
             return self._judge_run(base, ran, got, design, warnings)
-        finally:
-            if not self.config.keep_jobs:
-                shutil.rmtree(job, ignore_errors=True)
 
     def _judge_run(self, base: ScoreResult, ran, got: integrity.RunOutput, design: Design,
                    warnings: list[str]) -> ScoreResult:
@@ -178,13 +205,9 @@ class Engine:
         cfg = self.config
         out = _clean_sim_log(ran.output)
         status, errors = OK, []
-        if ran.timed_out:
-            status, errors = TIMEOUT, [f"simulation did not finish within {cfg.run_seconds:.0f} s of wall time "
-                                       "(missing $finish, or an endless loop?)"]
-        elif ran.output_capped:
-            status, errors = CRASHED, [f"simulation printed more than {cfg.output_bytes} bytes and was stopped"]
-        elif ran.output.startswith("bwrap:"):
-            status, errors = INFRA_ERROR, [f"sandbox failed to start: {ran.output.strip()[:300]}"]
+        stopped = stopped_by_sandbox(ran, cfg, "missing $finish, or an endless loop?")
+        if stopped is not None:
+            status, errors = stopped
         elif ran.returncode != 0:
             status, errors = CRASHED, [_crash_reason(ran.returncode, out)]
         elif not got.ended:
@@ -194,29 +217,74 @@ class Engine:
         result = replace(base, status=status, errors=errors, warnings=warnings, log_tail=out[-3000:])
         if status not in (OK, NO_FINISH):
             return result
-        # Files, not module names, decide what is design below the instance (names found by regex could
-        # miss a macro-built module); the instance itself must be the DUT module.
-        problem = got.error or integrity.check_point_set(got.points, got.coverage) or integrity.check_dut(
-            got.coverage, design.instance, design.top, None, {Path(f.name).name for f in design.files})
+        problem = coverage_problem(got, design)
         if problem is not None:
             return replace(result, status=REJECTED, errors=[str(problem)])
-        self._attach_coverage(result, got.coverage, design)
+        missing = None
+        if not cov.dut_points(got.coverage, design.instance):
+            found = ", ".join(sorted({i.split(".")[0] for i in cov.instances_of(got.coverage)})) or "none"
+            missing = (f"the testbench does not instantiate the DUT as '{design.instance}' "
+                       f"(top-level instances found: {found}); coverage counts only that instance")
+        attach_coverage(result, got.coverage, design, cfg.max_uncovered, missing)
         return result
 
-    def _attach_coverage(self, result: ScoreResult, points: list[cov.CoveragePoint], design: Design) -> None:
-        result.coverage = cov.coverage_table(points, design.instance)
-        mine = cov.dut_points(points, design.instance)
-        if not mine:
-            found = ", ".join(sorted({i.split(".")[0] for i in cov.instances_of(points)})) or "none"
-            result.errors.append(f"the testbench does not instantiate the DUT as '{design.instance}' "
-                                 f"(top-level instances found: {found}); coverage counts only that instance")
-            result.coverage = {}
-            return
-        result.overall = result.coverage[design.instance]["overall"]["percent"]
-        sources = {f.name: f.content.splitlines() for f in design.files}
-        uncovered = cov.uncovered_points(points, design.instance, sources)
-        result.uncovered_total = len(uncovered)
-        result.uncovered = uncovered[: self.config.max_uncovered]
+
+def stopped_by_sandbox(ran: ProcResult, config: EngineConfig, hint: str) -> tuple[str, list[str]] | None:
+    """Status and error of a run the sandbox ended (wall clock, output cap, failed start); None otherwise."""
+    if ran.timed_out:
+        return TIMEOUT, [f"simulation did not finish within {config.run_seconds:.0f} s of wall time ({hint})"]
+    if ran.output_capped:
+        return CRASHED, [f"simulation printed more than {config.output_bytes} bytes and was stopped"]
+    if ran.output.startswith("bwrap:"):
+        return INFRA_ERROR, [f"sandbox failed to start: {ran.output.strip()[:300]}"]
+    return None
+
+
+def coverage_problem(got: integrity.RunOutput, design: Design) -> integrity.IntegrityError | None:
+    """Why a run's coverage (read back by ``integrity.read_run``) cannot be counted; None when it can.
+
+    Files, not module names, decide what is design below the instance (names found by regex could miss a
+    macro-built module); the instance itself must be the DUT module. Shared by every track.
+    """
+    return got.error or integrity.check_point_set(got.points, got.coverage) or integrity.check_dut(
+        got.coverage, design.instance, design.top, None, {Path(f.name).name for f in design.files})
+
+
+def attach_coverage(result: ScoreResult, points: list[cov.CoveragePoint], design: Design, max_uncovered: int,
+                    missing: str | None = None) -> None:
+    """The figures, table and uncovered listing of ``design.instance``; ``missing`` is the error when it has no points."""
+    mine = cov.dut_points(points, design.instance)
+    if not mine:
+        result.errors.append(missing or f"the coverage holds no points under '{design.instance}'")
+        result.coverage = {}
+        return
+    result.coverage = cov.coverage_table(points, design.instance)
+    result.overall = result.coverage[design.instance]["overall"]["percent"]
+    sources = {f.name: f.content.splitlines() for f in design.files}
+    uncovered = cov.uncovered_points(points, design.instance, sources)
+    result.uncovered_total = len(uncovered)
+    result.uncovered = uncovered[:max_uncovered]
+
+
+def run_with_out_dir(run: Callable[[Path, str], ProcResult]) -> tuple[ProcResult, integrity.RunOutput]:
+    """``run(out, nonce)`` with a fresh private output folder (integrity.new_run_dir), read back and removed."""
+    out, nonce = integrity.new_run_dir(jobs_dir())
+    try:
+        ran = run(out, nonce)
+        return ran, integrity.read_run(out, nonce)
+    finally:
+        integrity.remove_run_dir(out)
+
+
+@contextmanager
+def job_folder(prefix: str, keep: bool = False) -> Iterator[Path]:
+    """A fresh job folder under ``jobs_dir()``, removed afterwards unless ``keep``."""
+    job = Path(tempfile.mkdtemp(prefix=prefix, dir=jobs_dir()))
+    try:
+        yield job
+    finally:
+        if not keep:
+            shutil.rmtree(job, ignore_errors=True)
 
 
 def score(design: Design, testbench: str, seed: int = 1, config: EngineConfig | None = None) -> ScoreResult:
@@ -232,14 +300,7 @@ def jobs_dir() -> Path:
 
 
 def _write_job(job: Path, design: Design, testbench: str) -> list[str]:
-    rtl = job / RTL_DIR
-    rtl.mkdir()
-    sources = [f"-I{RTL_DIR}"]
-    for f in design.files:
-        name = Path(f.name).name
-        (rtl / name).write_text(f.content)
-        if not name.endswith(HEADER_SUFFIXES):
-            sources.append(f"{RTL_DIR}/{name}")
+    sources = write_design(job, ((f.name, f.content) for f in design.files))
     # Batch semantics: $stop ends the run like $finish (Verilator would abort and lose the coverage).
     (job / TB_FILE).write_text(re.sub(r"\$stop\b", "$finish", testbench))
     sources.append(TB_FILE)
@@ -303,4 +364,5 @@ def _crash_reason(returncode: int, out: str) -> str:
     return f"simulation exited with code {returncode}"
 
 
-__all__ = ["Engine", "EngineConfig", "score", "default_cache_dir", "jobs_dir", "SCORING_VERSION"]
+__all__ = ["Engine", "EngineConfig", "CachedScorer", "score", "default_cache_dir", "jobs_dir", "job_folder",
+           "run_with_out_dir", "stopped_by_sandbox", "coverage_problem", "attach_coverage", "SCORING_VERSION"]

@@ -47,6 +47,8 @@ from leaderboard.verify import DIFFERS, FAILED, VERIFIED, Verification, read_ver
 
 HERE = Path(__file__).parent
 PAPER_RESULTS = HERE / "paper_results.json"
+# The paper's headline benchmark first, then the others, then anything else by name.
+BENCH_ORDER = {"cvdp-ecov": 0, "autoeval-ecov": 1, "ecov-embedded": 2}
 MODE_ORDER = {"agentic": 0, "direct": 1, "agentic · cocotb": 2, "direct · cocotb": 3}
 MAX_DIFF_LINES = 400
 TABLE_FORMATS = ("csv", "parquet")
@@ -310,7 +312,8 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
         groups[(e.benchmark, mode, e.protocol)].append(e)
     tables = []
     for (bench, mode, protocol), es in sorted(groups.items(), key=lambda kv: (
-            kv[0][0], MODE_ORDER.get(kv[0][1], 9), kv[0][1], kv[0][2] != DEFAULT_PROTOCOL, kv[0][2])):
+            BENCH_ORDER.get(kv[0][0], len(BENCH_ORDER)), kv[0][0], MODE_ORDER.get(kv[0][1], 9), kv[0][1],
+            kv[0][2] != DEFAULT_PROTOCOL, kv[0][2])):
         es.sort(key=lambda e: (-e.view.pct("pass_rate"), -e.view.pct("avg_overall"), e.name))
         max_k = max(e.view.max_k for e in es)
         rounds_chart = plots.line_chart([(e.sub.meta.model, e.view.pass_by_round) for e in es[:8]],

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,16 +16,17 @@ from harness.builders.embedded import load_suite
 from harness.cocotb.engine import (
     CocotbEngine,
     RlimitRefused,
-    attach_coverage,
-    rename_hierarchy,
+    as_task_hierarchy,
     trim_traceback,
 )
 from harness.cocotb.parse import parse_python_response
 from harness.cocotb.policy import check_python_testbench
 from harness.cocotb.prompts import build_messages
 from harness.cocotb.track import get_track
-from harness.engine import EngineConfig
+from harness.engine import EngineConfig, attach_coverage, coverage_problem
 from harness.records import COMPILE_ERROR, CRASHED, OK, REJECTED, ScoreResult
+from harness.sim.coverage import parse_coverage_dat
+from harness.sim.integrity import RunOutput
 from harness.sim.sandbox import bwrap_available
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -93,6 +95,9 @@ def engine() -> CocotbEngine:
     ("cocotb.top.u_sub.state.value = 3", "hierarchical-write"),
     ("from cocotb.handle import Force", "force-release"),
     ("x = t.cr_frame.f_globals", "forbidden-attribute"),
+    ("x = logging.os.environ", "forbidden-attribute"),  # a module reached through an allowed one
+    ("t = logging.threading.Thread(target=print)", "forbidden-attribute"),
+    ("def __del__(self):\n        pass", "dunder-access"),
 ])
 def test_policy_rejects(code, rule):
     src = f"import cocotb\n\n\n@cocotb.test()\nasync def t(dut):\n    {code}\n"
@@ -151,26 +156,41 @@ def test_trim_traceback_keeps_only_the_testbench_frames():
 # ---------------------------------------------------------------------------------------------- coverage integrity
 
 
-def _dat(points: list[tuple[str, str, int]]) -> str:
+def _dat(points: list[tuple[str, str, str, int]]) -> str:
     lines = ["# SystemC::Coverage-3"]
-    for f, h, n in points:
-        lines.append(f"C '\x01t\x02line\x01f\x02{f}\x01l\x0212\x01h\x02{h}\x01S\x0212' {n}")
+    for f, h, module, n in points:
+        lines.append(f"C '\x01t\x02line\x01page\x02v_line/{module}\x01f\x02{f}\x01l\x0212\x01h\x02{h}"
+                     f"\x01S\x0212' {n}")
     return "\n".join(lines) + "\n"
 
 
+def _judged(points, coverage, task_id="sync_fifo"):
+    """What the engine does with a run that ended through the harness: rename, check, attach."""
+    design = TASKS[task_id].design
+    got = as_task_hierarchy(RunOutput(True, True, parse_coverage_dat(_dat(points)), parse_coverage_dat(_dat(coverage))),
+                            design)
+    res = ScoreResult(status=OK, instance=design.instance)
+    problem = coverage_problem(got, design)
+    if problem is None:
+        attach_coverage(res, got.coverage, design, 50)
+    return got, problem, res
+
+
 def test_coverage_hierarchy_is_renamed_and_forged_points_do_not_count():
-    task = TASKS["sync_fifo"]
-    good = _dat([("rtl/sync_fifo.sv", "sync_fifo", 1)])
-    assert "\x01h\x02tb.u_fifo'" in rename_hierarchy(good, "sync_fifo", "u_fifo") or \
-        "\x01h\x02tb.u_fifo\x01" in rename_hierarchy(good, "sync_fifo", "u_fifo")
-    res = ScoreResult(status=OK, instance="u_fifo")
-    attach_coverage(res, good, task.design, 50)
-    assert res.coverage["u_fifo"]["line"]["percent"] == 100.0
-    for forged in (_dat([("rtl/sync_fifo.sv", "sync_fifo", 1), ("test_dut.py", "sync_fifo", 1)]),
-                   _dat([("rtl/sync_fifo.sv", "sync_fifo", 1), ("rtl/sync_fifo.sv", "other_top", 1)])):
-        res = ScoreResult(status=OK, instance="u_fifo")
-        attach_coverage(res, forged, task.design, 50)
-        assert res.status == REJECTED and not res.coverage and res.overall == 0.0
+    own = ("rtl/sync_fifo.sv", "sync_fifo", "sync_fifo")
+    got, problem, res = _judged([(*own, 0)], [(*own, 1)])
+    assert problem is None and res.coverage["u_fifo"]["line"]["percent"] == 100.0
+    assert got.coverage[0].hier == "tb.u_fifo" and "\x01h\x02tb.u_fifo\x01" in got.coverage[0].key
+    # a point the model does not instrument (a forged line, a testbench file) is refused outright
+    _, problem, res = _judged([(*own, 0)], [(*own, 1), ("test_dut.py", "sync_fifo", "sync_fifo", 1)])
+    assert problem.rule == "coverage-integrity" and not res.coverage and res.overall == 0.0
+    _, problem, _ = _judged([(*own, 0)], [])
+    assert problem.rule == "coverage-integrity"
+    # the toplevel must be the DUT module itself, with code from the design's files only
+    for bad in ([("rtl/sync_fifo.sv", "sync_fifo", "other", 0)],
+                [(*own, 0), ("rtl/forged.sv", "sync_fifo.u_x", "sync_fifo", 0)]):
+        _, problem, _ = _judged(bad, [(*p[:3], 1) for p in bad])
+        assert problem.rule == "dut-identity", bad
 
 
 def test_guard_refuses_writes_processes_and_native_code(tmp_path):
@@ -178,12 +198,14 @@ def test_guard_refuses_writes_processes_and_native_code(tmp_path):
     code = (f"import sys; sys.path.insert(0, {str(guard.parent)!r}); import guard; guard.install()\n"
             "import os, subprocess\nout = []\n"
             "for f in (lambda: open('x.txt', 'w'), lambda: os.system('true'), lambda: subprocess.run(['true']),\n"
-            "          lambda: __import__('ctypes').CDLL(None), lambda: os.remove('nothing')):\n"
+            "          lambda: __import__('ctypes').CDLL(None), lambda: os.remove('nothing'),\n"
+            "          lambda: open('/proc/self/mountinfo').read(), lambda: os.listdir('..'),\n"
+            "          lambda: os.listdir('/')):\n"
             "    try:\n        f(); out.append('ran')\n"
             "    except PermissionError as e:\n        out.append('refused' if 'ECov' in str(e) else str(e))\n"
-            "print(out, open(__file__ if False else '/dev/null').read() == '')\n")
+            "print(out, open(__file__ if False else '/dev/null').read() == '', sorted(os.listdir('.')))\n")
     proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=60)
-    assert proc.stdout.strip() == "['refused', 'refused', 'refused', 'refused', 'refused'] True", proc.stderr
+    assert proc.stdout.strip() == f"{['refused'] * 8} True []", proc.stderr
     assert not (tmp_path / "x.txt").exists()
 
 
@@ -238,6 +260,71 @@ def test_adversarial_testbenches_cannot_reach_inside_the_design():
     broken = engine().score(task.design, head + "    await Timer(1 unit='ns')\n")
     assert broken.status == COMPILE_ERROR and "test_dut.py:10" in broken.errors[0]
     assert engine().score(task.design, "import cocotb\n").status == COMPILE_ERROR
+
+
+# Attacks on the coverage files, run with the AST policy bypassed (``_build_and_run``): they test the
+# layers below it. Each drives the FIFO exactly as GOOD does, so an honest score is GOOD's score.
+FORGE_UNDER_GUARD = """
+    import logging
+    import os
+    seen = {"env": [os.environ.get("ECOV_OUT"), os.environ.get("ECOV_NONCE")]}
+    tries = {
+        "mountinfo": lambda: open("/proc/self/mountinfo").read(),
+        "list_jobs": lambda: os.listdir(".."),
+        "cov_here": lambda: open("coverage.dat", "w").write("# SystemC::Coverage-3\\n"),
+        "end_here": lambda: open("end", "w").write("ecov-end " + "0" * 32 + " finish=1\\n"),
+        "log_file": lambda: logging.basicConfig(filename="coverage.dat", force=True),
+    }
+    for name, f in tries.items():
+        try:
+            f()
+            seen[name] = "ran"
+        except PermissionError:
+            seen[name] = "refused"
+    print("ECOV-ATTACK", sorted(seen.items()))
+"""
+# With the guard gone too, Python finds the output folder through the mount table, reads the model's
+# point list there, and plants coverage with every point hit plus an end marker; the harness main
+# writes the real coverage and marker last, and the marker needs a nonce Python never saw.
+FORGE_WITHOUT_GUARD = """
+    import os
+    mounts = [line.split()[4] for line in open("/proc/self/mountinfo")]
+    out = [m for m in mounts if "/out-" in m]
+    points = open(out[0] + "/points.dat").read()
+    forged = "".join(ln.rsplit(" ", 1)[0] + " 1\\n" if ln.startswith("C ") else ln + "\\n"
+                     for ln in points.splitlines())
+    for folder in (out[0], "."):
+        open(folder + "/coverage.dat", "w").write(forged)
+        open(folder + "/end", "w").write("ecov-end " + "0" * 32 + " finish=1\\n")
+    print("ECOV-ATTACK planted", len(out), forged.count("C "))
+"""
+
+
+@needs_bwrap
+def test_forged_coverage_files_do_not_raise_the_score(tmp_path):
+    task = TASKS["sync_fifo"]
+    honest = engine().score(task.design, GOOD)
+    assert honest.status == OK and 0 < honest.overall < 100
+    eng = engine()
+    guarded = eng._build_and_run(task.design, GOOD + FORGE_UNDER_GUARD, 1, eng._base(task.design, 1))
+    attack = re.search(r"ECOV-ATTACK (.*)", guarded.log_tail).group(1)
+    assert "('env', [None, None])" in attack and "'ran'" not in attack, attack
+    assert (guarded.status, guarded.overall, guarded.coverage) == (OK, honest.overall, honest.coverage)
+    bare = CocotbEngine(EngineConfig(use_cache=False, run_seconds=60))
+    bare.guard_file = tmp_path / "no_guard.py"
+    bare.guard_file.write_text("def install():\n    pass\n")
+    planted = bare._build_and_run(task.design, GOOD + FORGE_WITHOUT_GUARD, 1, bare._base(task.design, 1))
+    assert "ECOV-ATTACK planted 1" in planted.log_tail, (planted.errors, planted.log_tail[-1500:])
+    assert (planted.status, planted.overall, planted.coverage) == (OK, honest.overall, honest.coverage)
+
+
+@needs_bwrap
+def test_a_run_that_leaves_without_the_harness_exit_path_crashed():
+    task = TASKS["sync_fifo"]
+    eng = engine()
+    left = eng._build_and_run(task.design, GOOD + "    import os\n    os._exit(0)\n", 1, eng._base(task.design, 1))
+    assert left.status == CRASHED and any("exit path" in e for e in left.errors), left.errors
+    assert left.overall == 0.0 and not left.coverage
 
 
 @needs_bwrap

@@ -201,8 +201,39 @@ def test_dut_identity_checks_module_and_files():
     assert "not part of the design" in integrity.check_dut(tb_file, "uut", "counter", mods, files).message
 
 
+def test_a_parameter_override_is_still_the_dut():
+    """Verilator names the copy a ``#(...)`` override makes ``<module>__<params>``: still the DUT, as long
+    as its points come from the design's files; a look-alike name from the testbench file is not."""
+    mods, files = {"counter"}, {"counter.sv"}
+    assert integrity.check_dut([_pt("a", 1, module="counter__W5")], "uut", "counter", mods, files) is None
+    look_alike = [_pt("a", 1, module="counter__W5", file="testbench.sv")]
+    assert integrity.check_dut(look_alike, "uut", "counter", mods, files).rule == "dut-identity"
+    assert integrity.check_dut([_pt("a", 1, module="counterx__W5")], "uut", "counter", mods, files).rule \
+        == "dut-identity"
+
+
+def test_parameter_override_scores_on_a_real_build(engine):
+    """An embedded design overridden away from its default (updown_counter WIDTH 6) runs and is counted."""
+    from harness.builders.embedded import load_suite
+
+    task = next(t for t in load_suite() if t.id == "updown_counter")
+    tb = """module tb;
+  logic clk = 0, rst_n = 0, en = 1, up = 1, load = 0, sat = 0, at_max, at_min, wrapped, diag;
+  logic [5:0] load_val = 0, count;
+  updown_counter #(.WIDTH(6)) dut (.*);
+  always #5 clk = ~clk;
+  initial begin #12 rst_n = 1; repeat (70) @(posedge clk); $finish; end
+endmodule
+"""
+    res = engine.score(task.design, tb)
+    assert res.status == OK, res.errors
+    assert res.coverage["dut"]["toggle"]["total"] < 70 * 2  # six-bit count and load_val: fewer toggle points
+    assert res.overall > 0
+
+
 def test_end_marker_needs_this_runs_nonce(tmp_path):
     out, nonce = integrity.new_run_dir(tmp_path)
+    assert nonce not in out.name  # knowing the folder does not give the nonce
     assert not integrity.read_run(out, nonce).ended
     (out / integrity.END_FILE).write_text(f"ecov-end {'0' * 32} finish=1\n")
     assert integrity.read_run(out, nonce).error.rule == "exit-path"

@@ -2,8 +2,9 @@
 
 A cocotb testbench does not change the compiled model: the binary is the design verilated with
 ``--vpi``, cocotb's Verilator main (patched, see ``patch_main``) and cocotb's VPI library. It is built
-with the engine's own fast path (harness.sim.verilator: the prebuilt runtime objects and PCH, one unity
-file at -O0) instead of cocotb's Makefile flow, and kept under ``<cache>/cocotb-builds/<key>/sim``.
+with the SV track's build path (``VerilatorBackend.compile_generated``/``link``: the prebuilt runtime
+objects and PCH, the object cache, -O0) instead of cocotb's Makefile flow, and kept under
+``<cache>/cocotb-builds/<key>/sim``.
 
 VPI visibility is the first trust boundary: a Verilator config file makes the toplevel's input ports
 public read-write and its output ports public read-only, and nothing else public at all. Internal
@@ -26,30 +27,29 @@ from functools import lru_cache
 from pathlib import Path
 
 from harness.records import Design
+from harness.sim.jobfiles import write_design
 from harness.sim.sandbox import Limits, Sandbox
 from harness.sim.verilator import (
     COVERAGE_FLAGS,
-    PCH_HEADER,
+    NONCE_ENV,
+    OUT_ENV,
     BuildOptions,
-    Runtime,
+    VerilatorBackend,
     _mk_list,
     _why,
     cxx,
     verilator_version,
 )
 
-# Bump when the build (flags, main patch, port config) changes in a way that changes figures.
-BUILD_VERSION = "3"
+# Bump when the build (flags, main patch, port config) changes.
+BUILD_VERSION = "4"  # 4: the harness's output folder, nonce, point list and end marker
 VERILATOR_FLAGS = (
     # --flatten for the reason the SV track uses it: identical instances must not share counters.
     "--cc", "--vpi", "--timing", "--flatten", *COVERAGE_FLAGS,
     "-Wno-fatal", "-Wno-lint", "-Wno-style", "--timescale", "1ns/1ps", "--prefix", "Vtop",
 )
-RTL_DIR = "rtl"
-HEADER_SUFFIXES = (".vh", ".svh", ".h", ".inc")
 PORTS_VLT = "ecov_ports.vlt"
 MAIN_CPP = "ecov_cocotb_main.cpp"
-COVERAGE_ENV = "ECOV_COVERAGE_FILE"
 
 
 class CocotbUnavailable(RuntimeError):
@@ -98,31 +98,69 @@ def _libpython() -> str:
 
 
 def patch_main(text: str) -> str:
-    """cocotb's Verilator main, with coverage written per instance to a harness-chosen file.
+    """cocotb's Verilator main, on the SV track's integrity contract (harness.sim.verilator.ECOV_MAIN).
 
+    - The output folder and nonce (``ECOV_OUT``/``ECOV_NONCE``) are read, wiped and removed from the
+      environment first thing in ``main``, before the VPI bootstrap starts Python: the testbench never
+      sees where coverage goes.
     - Identical sub-instances keep separate counters (``forcePerInstance(true)`` always; cocotb 2.1 only
       does it with ``--coverage-per-instance`` on the command line, the fix of cocotb issue #5684).
+    - Right after the model is built, before Python starts, it writes the model's own point list
+      (``points.dat``, all counts 0), the reference ``integrity.check_point_set`` compares with.
+    - The coverage goes to ``<out>/coverage.dat`` (also when an exit callback writes it on $fatal), and
+      only the normal end of ``main`` (after the loop, ``final`` and cocotb's end-of-simulation
+      callbacks, the last Python that runs) writes, last, the end marker with the nonce.
     - Time is kept in the Verilated context (the engine's runtime is built with ``VL_TIME_CONTEXT``).
-    - The coverage file name comes from ``ECOV_COVERAGE_FILE``, read and removed from the environment
-      before Python starts, so the testbench never sees where coverage goes.
     """
     per_inst = re.compile(r"if \(coverage_per_instance\) \{\s*(Verilated::threadContextp\(\)->coveragep\(\)"
                           r"->forcePerInstance\(true\);)\s*\}")
-    if not per_inst.search(text) or "VerilatedCov::write();" not in text or "int main(int argc" not in text:
-        raise CocotbUnavailable("unexpected cocotb Verilator main: cannot patch coverage handling")
+    anchors = ("VerilatedCov::write();", "int main(int argc, char **argv) {\n", "main_time = next_time;",
+               'std::unique_ptr<Vtop> top(new Vtop(""));\n', "    top->final();\n\n    wrap_up();\n",
+               "static vluint64_t main_time = 0;")
+    if not per_inst.search(text) or any(text.count(a) != 1 for a in anchors):
+        raise CocotbUnavailable("unexpected cocotb Verilator main: cannot install the harness's coverage handling")
     text = per_inst.sub(r"\1", text)
-    if "main_time = next_time;" not in text:
-        raise CocotbUnavailable("unexpected cocotb Verilator main: cannot patch the time keeping")
     # The engine's runtime is built with VL_TIME_CONTEXT: time lives in the context, not sc_time_stamp().
     text = text.replace("main_time = next_time;",
                         "main_time = next_time;\n            Verilated::threadContextp()->time(main_time);")
-    text = text.replace("VerilatedCov::write();", "VerilatedCov::write(ecov_coverage_file);")
-    text = text.replace("static vluint64_t main_time = 0;",
-                        "static vluint64_t main_time = 0;\nstatic std::string ecov_coverage_file = \"coverage.dat\";",
-                        1)
-    hook = (f'    if (const char* f = getenv("{COVERAGE_ENV}")) {{ ecov_coverage_file = f; unsetenv("{COVERAGE_ENV}"); }}\n')
-    text = re.sub(r"(int main\(int argc, char \*\*argv\) \{\n)", lambda m: m.group(1) + hook, text, count=1)
-    return "#include <cstdlib>\n" + text
+    text = text.replace("VerilatedCov::write();",
+                        'VerilatedCov::write(ecov_out.empty() ? "coverage.dat" : ecov_out + "/coverage.dat");')
+    text = re.sub(r"^static vluint64_t main_time = 0;.*\n", lambda m: m.group(0) + _MAIN_GLOBALS, text, count=1,
+                  flags=re.M)
+    text = text.replace("int main(int argc, char **argv) {\n", "int main(int argc, char **argv) {\n" + _MAIN_START)
+    text = text.replace('std::unique_ptr<Vtop> top(new Vtop(""));\n',
+                        'std::unique_ptr<Vtop> top(new Vtop(""));\n' + _MAIN_POINTS)
+    text = text.replace("    top->final();\n\n    wrap_up();\n", _MAIN_END)
+    return "#include <cstdlib>\n#include <cstring>\n" + text
+
+
+_MAIN_GLOBALS = """static std::string ecov_out;  // ECov: the harness's private output folder
+static std::string ecov_nonce;
+static std::string ecov_take_env(const char* name) {
+    char* value = getenv(name);
+    std::string out = value ? value : "";
+    if (value) memset(value, 0, strlen(value));
+    unsetenv(name);
+    return out;
+}
+"""
+_MAIN_START = f"""    ecov_out = ecov_take_env("{OUT_ENV}");
+    ecov_nonce = ecov_take_env("{NONCE_ENV}");
+"""
+_MAIN_POINTS = """    Verilated::threadContextp()->coveragep()->forcePerInstance(true);
+    if (!ecov_out.empty()) Verilated::threadContextp()->coveragep()->write(ecov_out + "/points.dat");
+"""
+_MAIN_END = """    const bool ecov_finished = Verilated::gotFinish();
+    top->final();
+
+    wrap_up();
+    if (!ecov_out.empty()) {  // ECov: the end marker, written last and on this path only
+        if (FILE* f = fopen((ecov_out + "/end").c_str(), "w")) {
+            fprintf(f, "ecov-end %s finish=%d\\n", ecov_nonce.c_str(), ecov_finished ? 1 : 0);
+            fclose(f);
+        }
+    }
+"""
 
 
 def ports_config(module: str, inputs: list[str], outputs: list[str]) -> str:
@@ -148,12 +186,18 @@ class CocotbBuild:
 
 
 class CocotbBuilder:
-    """Builds (once) and finds the simulator binary of a design for cocotb testbenches."""
+    """Builds (once) and finds the simulator binary of a design for cocotb testbenches.
+
+    Compiling and linking go through the SV track's ``VerilatorBackend.compile_generated``/``link``: the
+    same prebuilt runtime, PCH, object cache and CPU slots; only the Verilator flags (``--vpi``, no
+    ``--main``), the patched cocotb main and cocotb's VPI library differ.
+    """
 
     def __init__(self, sandbox: Sandbox, runtime_cache: Path, build_cache: Path, options: BuildOptions | None = None):
         self.sandbox = sandbox
         self.options = options or BuildOptions()
-        self.runtime = Runtime(runtime_cache, self.options.opt_level)
+        self.backend = VerilatorBackend(sandbox, runtime_cache, self.options)
+        self.runtime = self.backend.runtime
         self.build_cache = Path(build_cache)
 
     def fingerprint(self) -> str:
@@ -195,48 +239,29 @@ class CocotbBuilder:
         start = time.monotonic()
         paths = cocotb_paths()
         root = self.runtime.root
-        env = {"VERILATOR_ROOT": str(root)}
-        rtl = job / RTL_DIR
-        rtl.mkdir()
-        sources = [f"-I{RTL_DIR}"]
-        for f in design.files:
-            name = Path(f.name).name
-            (rtl / name).write_text(f.content)
-            if not name.endswith(HEADER_SUFFIXES):
-                sources.append(f"{RTL_DIR}/{name}")
+        sources = write_design(job, ((f.name, f.content) for f in design.files))
         (job / PORTS_VLT).write_text(ports_config(design.top, inputs, outputs))
-        ro = [str(root)]
         argv = [str(root / "bin" / "verilator"), *VERILATOR_FLAGS, "--top-module", design.top, "--Mdir", "obj",
                 PORTS_VLT, *sources]
-        res = self.sandbox.run(argv, job, limits, untrusted=False, ro_paths=tuple(ro), env=env)
+        res = self.sandbox.run(argv, job, limits, untrusted=False, ro_paths=(str(root),),
+                               env={"VERILATOR_ROOT": str(root)})
         if res.timed_out or res.returncode != 0:
             return CocotbBuild(False, "verilate", _why(res, "Verilator"), seconds=time.monotonic() - start)
         obj = job / "obj"
+        (obj / MAIN_CPP).write_text(patch_main(paths.main_cpp.read_text()))
         classes = (obj / "Vtop_classes.mk").read_text()
         globals_ = _mk_list(classes, "VM_GLOBAL_FAST") + _mk_list(classes, "VM_GLOBAL_SLOW")
-        units = sorted(p.name for p in obj.glob("Vtop*.cpp"))
-        (obj / MAIN_CPP).write_text(patch_main(paths.main_cpp.read_text()))
         rt = self.runtime.ensure()
         extra = self._extra_runtime(rt, [g for g in globals_ if not (rt / f"{g}.o").exists()])
-        ro += [str(rt), str(paths.libs_dir)]
-        cflags = [self.options.opt_level, *self.runtime.cflags(), "-Iobj"]
-        lines = []
-        if self.options.use_pch:
-            cflags += [f"-I{rt}", "-Winvalid-pch"]
-            lines.append(f'#include "{PCH_HEADER}"\n')
-        lines += [f'#include "{u}"\n' for u in [*units, MAIN_CPP]]
-        (obj / "ecov_unity.cpp").write_text("".join(lines))
-        compile_ = [cxx(), *cflags, "-c", "obj/ecov_unity.cpp", "-o", "obj/ecov_unity.o"]
-        res = self.sandbox.run(compile_, job, limits, untrusted=False, ro_paths=tuple(ro), env=env)
-        if res.timed_out or res.returncode != 0:
-            return CocotbBuild(False, "compile", _why(res, "C++ compiler"), seconds=time.monotonic() - start)
-        objects = ["obj/ecov_unity.o"] + [str(rt / f"{g}.o") if (rt / f"{g}.o").exists() else str(extra[g])
-                                          for g in globals_]
-        link = [cxx(), *objects, "-o", "sim", "-pthread", "-latomic", f"-L{paths.libs_dir}",
-                "-lcocotbvpi_verilator"]  # found at run time through LD_LIBRARY_PATH (harness.cocotb.pyview)
-        res = self.sandbox.run(link, job, limits, untrusted=False, ro_paths=tuple(ro), env=env)
-        if res.timed_out or res.returncode != 0:
-            return CocotbBuild(False, "link", _why(res, "linker"), seconds=time.monotonic() - start)
+        compiled = self.backend.compile_generated(job, limits, extra_sources=(MAIN_CPP,), runtime_objects=extra)
+        if not compiled.ok:
+            return CocotbBuild(False, "compile", compiled.log, seconds=time.monotonic() - start)
+        # libcocotbvpi_verilator is found at run time through LD_LIBRARY_PATH (harness.cocotb.pyview).
+        linked = self.backend.link(job, compiled.objects, limits,
+                                   extra=(f"-L{paths.libs_dir}", "-lcocotbvpi_verilator"),
+                                   ro_paths=(str(paths.libs_dir),))
+        if linked.timed_out or linked.returncode != 0:
+            return CocotbBuild(False, "link", _why(linked, "linker"), seconds=time.monotonic() - start)
         return CocotbBuild(True, "done", "", job, seconds=time.monotonic() - start)
 
     def _extra_runtime(self, rt: Path, names: list[str]) -> dict[str, Path]:
@@ -253,12 +278,7 @@ class CocotbBuilder:
                 if obj.exists():
                     continue
                 tmp = obj.with_suffix(".tmp.o")
-                import subprocess
-
-                src = self.runtime.root / "include" / f"{name}.cpp"
-                cmd = [cxx(), *self.runtime.cflags(), "-Os", "-c", str(src), "-o", str(tmp)]
-                proc = subprocess.run(cmd, capture_output=True, text=True)
-                if proc.returncode:
-                    raise RuntimeError(f"building Verilator runtime object {name} failed:\n{proc.stderr[-2000:]}")
+                # the same command as the prebuilt runtime's own objects (Runtime.ensure)
+                self.runtime._cc(["-Os", "-c", str(self.runtime.root / "include" / f"{name}.cpp"), "-o", str(tmp)])
                 os.replace(tmp, obj)
         return out

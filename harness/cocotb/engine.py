@@ -4,9 +4,13 @@ The same contract as ``harness.engine.Engine`` (a ScoreResult, cached by design,
 backend), so the agent loop, run folders and leaderboard take either. Only the simulation is paid per
 testbench: the compiled model is built once per design (harness.cocotb.build).
 
-Coverage comes back with the DUT as the HDL toplevel; its hierarchy is renamed so that the toplevel is
-the task's instance (``sync_fifo.u_x`` -> ``<tb>.u_fifo.u_x``), and every figure, target and uncovered
-listing then reads exactly as in the SystemVerilog track.
+Coverage integrity is the SV track's contract (harness.sim.integrity, docs/scoring.md): the patched
+cocotb main (harness.cocotb.build) writes the model's point list, the coverage and, last and on its
+normal exit path only, an end marker with the run's nonce into a private folder outside the job folder.
+A run without that marker crashed; its coverage counts only when ``integrity.check_point_set`` and
+``integrity.check_dut`` pass. The DUT is the HDL toplevel there: its hierarchy is renamed so that the
+toplevel is the task's instance (``sync_fifo.u_x`` -> ``tb.u_fifo.u_x``) before the checks, and every
+figure, target and uncovered listing then reads exactly as in the SystemVerilog track.
 """
 
 from __future__ import annotations
@@ -15,33 +19,40 @@ import hashlib
 import json
 import os
 import re
-import secrets
 import shutil
-import tempfile
-import time
 from dataclasses import replace
 from pathlib import Path
 
-from harness.atomic import write_text_atomic
 from harness.cocotb import TB_FILE, TB_MODULE
-from harness.cocotb.build import COVERAGE_ENV, CocotbBuilder, CocotbUnavailable, cocotb_paths
+from harness.cocotb.build import CocotbBuilder, CocotbUnavailable, cocotb_paths
 from harness.cocotb.policy import check_python_testbench
 from harness.cocotb.pyview import python_view, view_paths
-from harness.engine import EngineConfig, default_cache_dir, jobs_dir
+from harness.engine import (
+    CachedScorer,
+    EngineConfig,
+    attach_coverage,
+    coverage_problem,
+    default_cache_dir,
+    job_folder,
+    jobs_dir,
+    run_with_out_dir,
+    stopped_by_sandbox,
+)
 from harness.records import (
     COMPILE_ERROR,
     CRASHED,
     INFRA_ERROR,
     OK,
     REJECTED,
-    TIMEOUT,
     Design,
     ScoreResult,
 )
 from harness.sim import coverage as cov
-from harness.sim.sandbox import Limits, Sandbox, make_sandbox
+from harness.sim.integrity import RunOutput
+from harness.sim.sandbox import Sandbox, make_sandbox
+from harness.sim.verilator import NONCE_ENV, OUT_ENV
 
-SCORING_VERSION = "cocotb-1"
+SCORING_VERSION = "cocotb-2"  # 2: the SV track's integrity contract (harness main, nonce, point-set/DUT checks)
 GUARD_MODULE = "ecov_guard"
 TB_ROOT = "tb"  # the testbench root the DUT hierarchy is renamed under
 MAX_ERRORS = 8
@@ -57,10 +68,11 @@ def require_isolating_sandbox(kind: str) -> None:
                             "or docker sandbox (no network, read-only host, unprivileged user); rlimit gives none of that")
 
 
-class CocotbEngine:
-    """The cocotb counterpart of harness.engine.Engine (same config, same result records)."""
+class CocotbEngine(CachedScorer):
+    """The cocotb counterpart of harness.engine.Engine (same config, same result records, same cache)."""
 
     tb_lang = "cocotb"
+    guard_file = Path(__file__).parent / "guard.py"  # the runtime guard (tests swap it to test the layer below)
 
     def __init__(self, config: EngineConfig | None = None, sandbox: Sandbox | None = None):
         self.config = config or EngineConfig()
@@ -74,24 +86,14 @@ class CocotbEngine:
         self.builder = CocotbBuilder(self.sandbox, default_cache_dir(), self.cache_root / "cocotb-builds",
                                      self.config.build)
 
-    @property
-    def isolation(self) -> str:
-        return self.sandbox.name
-
     def cache_key(self, design: Design, testbench: str, seed: int) -> str:
         payload = {"design": design.to_dict(), "tb": testbench, "seed": seed, "tb_lang": "cocotb",
                    "backend": self.builder.fingerprint(), "scoring": SCORING_VERSION,
                    "max_uncovered": self.config.max_uncovered}
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
-    def score(self, design: Design, testbench: str, seed: int = 1) -> ScoreResult:
-        start = time.monotonic()
-        result = self._score(design, testbench, seed)
-        result.seconds = round(time.monotonic() - start, 3)
-        return result
-
     def _score(self, design: Design, testbench: str, seed: int) -> ScoreResult:
-        base = ScoreResult(status=OK, instance=design.instance, isolation=self.isolation, seed=seed)
+        base = self._base(design, seed)
         check = check_python_testbench(testbench)
         if check.syntax_error:
             return replace(base, status=COMPILE_ERROR, errors=[check.syntax_error])
@@ -100,20 +102,8 @@ class CocotbEngine:
         if not check.tests:
             return replace(base, status=COMPILE_ERROR,
                            errors=[f"{TB_FILE} defines no test: decorate at least one `async def` with @cocotb.test()"])
-        key = self.cache_key(design, testbench, seed)
-        base.key = key
-        path = self.cache_root / "scores" / key[:2] / f"{key}.json"
-        if self.config.use_cache and path.exists():
-            try:
-                hit = ScoreResult.from_dict(json.loads(path.read_text()))
-                hit.cached, hit.isolation = True, self.isolation
-                return hit
-            except (json.JSONDecodeError, TypeError, KeyError):
-                path.unlink(missing_ok=True)
-        result = self._build_and_run(design, testbench, seed, base)
-        if self.config.use_cache and result.status not in (INFRA_ERROR, TIMEOUT):
-            write_text_atomic(path, json.dumps(result.to_dict(timing=False), sort_keys=True))
-        return result
+        return self._cached(base, self.cache_key(design, testbench, seed),
+                            lambda: self._build_and_run(design, testbench, seed, base))
 
     def build(self, design: Design):
         """The design's cached build (built now when missing)."""
@@ -125,10 +115,7 @@ class CocotbEngine:
             raise CocotbUnavailable(f"cannot read the ports of {design.top}: {e}") from e
         inputs = [p.name for p in ports.ports if p.direction == INPUT]
         outputs = [p.name for p in ports.ports if p.direction != INPUT]
-        cfg = self.config
-        limits = Limits(wall_seconds=cfg.compile_seconds, cpu_seconds=int(cfg.compile_seconds) + 10,
-                        memory_mb=max(cfg.memory_mb, 4096), output_bytes=cfg.output_bytes, processes=256)
-        return self.builder.build(design, inputs, outputs, limits)
+        return self.builder.build(design, inputs, outputs, self.config.build_limits())
 
     def _build_and_run(self, design: Design, testbench: str, seed: int, base: ScoreResult) -> ScoreResult:
         try:
@@ -139,12 +126,8 @@ class CocotbEngine:
             # The design is the benchmark's, not the model's: a failing build is the harness's problem.
             return replace(base, status=INFRA_ERROR, errors=[f"the design failed to build for cocotb ({built.stage}):\n"
                                                                + built.log[-2000:]])
-        job = Path(tempfile.mkdtemp(prefix="cocotb-", dir=jobs_dir()))
-        try:
+        with job_folder("cocotb-", self.config.keep_jobs) as job:
             return self._run(job, built.binary, design, testbench, seed, base)
-        finally:
-            if not self.config.keep_jobs:
-                shutil.rmtree(job, ignore_errors=True)
 
     def _run(self, job: Path, binary: Path, design: Design, testbench: str, seed: int,
              base: ScoreResult) -> ScoreResult:
@@ -153,45 +136,48 @@ class CocotbEngine:
             os.link(binary, job / "sim")
         except OSError:
             shutil.copy2(binary, job / "sim")
-        (job / f"{GUARD_MODULE}.py").write_text((Path(__file__).parent / "guard.py").read_text())
+        (job / f"{GUARD_MODULE}.py").write_text(self.guard_file.read_text())
         (job / TB_FILE).write_text(testbench)
-        # Coverage goes to a folder whose name the testbench never sees (the main reads and unsets it).
-        covdir = job / f"cov-{secrets.token_hex(16)}"
-        covdir.mkdir()
-        dat = covdir / "coverage.dat"
-        limits = Limits(wall_seconds=cfg.run_seconds, cpu_seconds=int(cfg.run_seconds) + 5,
-                        memory_mb=cfg.memory_mb, output_bytes=cfg.output_bytes, processes=cfg.processes)
         argv = ["./sim", f"+verilator+seed+{seed}", "+verilator+rand+reset+0", "+verilator+error+limit+1000000"]
         view = python_view(str(jobs_dir()))
-        ran = self.sandbox.run(argv, job, limits, untrusted=True, ro_paths=(str(view),),
-                               env=self._env(job, design, seed, dat, view_paths(view)))
+        env = self._env(job, design, seed, view_paths(view))
+        # The harness main writes coverage only into a fresh folder outside the job folder, named (with
+        # the nonce) in the environment it wipes before Python starts (integrity.new_run_dir).
+        # ``rw_paths`` shows it at its own path: the guard keeps Python from the mount table and the listing.
+        ran, got = run_with_out_dir(lambda out, nonce: self.sandbox.run(
+            argv, job, cfg.run_limits(), untrusted=True, ro_paths=(str(view),), rw_paths=(str(out),),
+            env={**env, OUT_ENV: str(out), NONCE_ENV: nonce}))
         # Paths of this job and of the Python view differ between runs: the log must not.
         out = clean_log(ran.output).replace(str(job) + "/", "").replace(str(job), ".").replace(str(view), "<python>")
         status, errors = OK, []
         failures = test_failures(out)
-        if ran.timed_out:
-            status, errors = TIMEOUT, [f"simulation did not finish within {cfg.run_seconds:.0f} s of wall time "
-                                       "(a test that never returns, or a clock that runs forever without the tests ending?)"]
-        elif ran.output_capped:
-            status, errors = CRASHED, [f"simulation printed more than {cfg.output_bytes} bytes and was stopped"]
-        elif ran.output.startswith("bwrap:"):
-            status, errors = INFRA_ERROR, [f"sandbox failed to start: {ran.output.strip()[:300]}"]
+        stopped = stopped_by_sandbox(
+            ran, cfg, "a test that never returns, or a clock that runs forever without the tests ending?")
+        if stopped is not None:
+            status, errors = stopped
         elif failures.crashed:
             status, errors = CRASHED, failures.messages
         elif ran.returncode != 0:
             status, errors = CRASHED, [f"simulation exited with code {ran.returncode}"] + failures.messages
+        elif not got.ended:
+            status, errors = CRASHED, [str(got.error)] + failures.messages
         else:
             errors = failures.messages
         result = replace(base, status=status, errors=errors[:MAX_ERRORS], log_tail=out[-3000:])
         if failures.rejected:
             result.status = REJECTED
-        if dat.exists():
-            attach_coverage(result, dat.read_text(errors="replace"), design, cfg.max_uncovered)
-        elif status == OK:
-            result.errors.append("the simulation wrote no coverage file")
+        if not got.ended:  # stopped, crashed or left some other way: its coverage is not counted
+            return result
+        # A test that raised still ran through the harness's exit path: its coverage counts (as $error would).
+        got = as_task_hierarchy(got, design)
+        problem = coverage_problem(got, design)
+        if problem is not None:
+            return replace(result, status=REJECTED, errors=[str(problem)] + result.errors)
+        attach_coverage(result, got.coverage, design, cfg.max_uncovered,
+                        "the simulation wrote no coverage points for the design")
         return result
 
-    def _env(self, job: Path, design: Design, seed: int, dat: Path, view: dict[str, str]) -> dict[str, str]:
+    def _env(self, job: Path, design: Design, seed: int, view: dict[str, str]) -> dict[str, str]:
         return {
             "PYGPI_PYTHON_BIN": view["python"],
             "PYTHONHOME": view["home"],
@@ -210,7 +196,6 @@ class CocotbEngine:
             "PYTHONDONTWRITEBYTECODE": "1",
             "PYTHONNOUSERSITE": "1",
             "PYTHONHASHSEED": "0",
-            COVERAGE_ENV: str(dat),
         }
 
 
@@ -218,30 +203,20 @@ class CocotbEngine:
 # Coverage
 
 
-def rename_hierarchy(dat: str, top: str, instance: str) -> str:
-    """``h`` fields rooted at the HDL toplevel move under ``tb.<instance>`` (the SV track's layout)."""
-    pat = re.compile("(\x01h\x02)" + re.escape(top) + r"(?=[.\x01'])")
-    return pat.sub(lambda m: m.group(1) + f"{TB_ROOT}.{instance}", dat)
+def as_task_hierarchy(got: RunOutput, design: Design) -> RunOutput:
+    """The run's points with the HDL toplevel renamed to ``tb.<instance>`` (the SV track's layout).
 
+    Applied to the point list and the coverage alike (hierarchy and raw key), so the integrity checks and
+    every figure then read as in the SystemVerilog track.
+    """
+    pat = re.compile("(\x01h\x02)" + re.escape(design.top) + r"(?=[.\x01]|$)")
+    prefix = f"{TB_ROOT}.{design.instance}"
 
-def attach_coverage(result: ScoreResult, dat: str, design: Design, max_uncovered: int) -> None:
-    points = cov.parse_coverage_dat(rename_hierarchy(dat, design.top, design.instance))
-    names = {Path(f.name).name for f in design.files}
-    stray = sorted({p.file for p in points if Path(p.file).name not in names})
-    if stray or any(not cov.in_subtree(cov.relative_instance(p.hier), design.instance) for p in points):
-        result.errors.append("the coverage file names code outside the design: it was not counted")
-        result.status = REJECTED if result.status == OK else result.status
-        return
-    mine = cov.dut_points(points, design.instance)
-    if not mine:
-        result.errors.append("the simulation wrote no coverage points for the design")
-        return
-    result.coverage = cov.coverage_table(points, design.instance)
-    result.overall = result.coverage[design.instance]["overall"]["percent"]
-    sources = {f.name: f.content.splitlines() for f in design.files}
-    uncovered = cov.uncovered_points(points, design.instance, sources)
-    result.uncovered_total = len(uncovered)
-    result.uncovered = uncovered[:max_uncovered]
+    def move(p: cov.CoveragePoint) -> cov.CoveragePoint:
+        hier = prefix + p.hier[len(design.top):] if cov.in_subtree(p.hier, design.top) else p.hier
+        return replace(p, hier=hier, key=pat.sub(lambda m: m.group(1) + prefix, p.key))
+
+    return replace(got, points=[move(p) for p in got.points], coverage=[move(p) for p in got.coverage])
 
 
 # --------------------------------------------------------------------------------------------

@@ -6,7 +6,8 @@ It must import nothing from the harness (the simulator's Python sees only the jo
 
 It adds a CPython audit hook (hooks cannot be removed) that refuses what a testbench has no reason to
 do: write, create or delete files, start processes, load native code (ctypes), open
-sockets, trace frames. The AST policy (harness.cocotb.policy) refuses the same things earlier with a
+sockets, trace frames, read ``/proc`` (the mount table names the harness's output folder) or list
+folders other than its own and Python's (the jobs folder holds that output folder). The AST policy (harness.cocotb.policy) refuses the same things earlier with a
 clear message; this hook is the second line, for what static checks cannot see.
 """
 
@@ -27,20 +28,34 @@ _DENY_PREFIX = ("os.exec", "os.posix_spawn", "os.spawn", "ctypes.", "socket.", "
                 "smtplib.", "sqlite3.", "winreg.", "cpython.run_", "_posixsubprocess")
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 _ALLOWED_WRITES = {"/dev/null"}
+_LISTABLE: list[str] = []  # folders (and their subfolders) that may be listed: set by install()
 
 
 class Refused(PermissionError):
     """An action the ECov sandbox does not allow a testbench."""
 
 
+def _listable(path) -> bool:
+    if path is None:
+        path = "."
+    if isinstance(path, int):  # an open folder descriptor: nothing a testbench needs
+        return False
+    full = os.path.abspath(os.fsdecode(path))
+    return any(full == root or full.startswith(root.rstrip("/") + "/") for root in _LISTABLE)
+
+
 def _hook(event, args):
     if event == "open":
         path, mode, flags = (list(args) + [None, None, None])[:3]
+        if isinstance(path, (str, bytes)) and os.path.abspath(os.fsdecode(path)).startswith("/proc/"):
+            raise Refused(f"ECov: testbenches may not read /proc ({path!r})")
         writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
             isinstance(flags, int) and flags & _WRITE_FLAGS)
         if writing and str(path) not in _ALLOWED_WRITES:
             raise Refused(f"ECov: testbenches may not write files ({path!r})")
         return
+    if event in ("os.listdir", "os.scandir") and not _listable(args[0] if args else None):
+        raise Refused(f"ECov: testbenches may list only their own folder ({args[0] if args else '.'!r})")
     if event in _DENY_EXACT or event.startswith(_DENY_PREFIX):
         raise Refused(f"ECov: '{event}' is not allowed in a testbench")
 
@@ -48,4 +63,6 @@ def _hook(event, args):
 def install():
     """PYGPI_USERS entry point: add the audit hook for the rest of the simulation."""
     sys.dont_write_bytecode = True
+    roots = [os.getcwd(), sys.prefix, sys.exec_prefix, *(p for p in sys.path if p)]
+    _LISTABLE[:] = sorted({os.path.abspath(r) for r in roots if os.path.abspath(r) != "/"})
     sys.addaudithook(_hook)

@@ -7,6 +7,7 @@ writes, processes, native code and sockets at run time (harness.cocotb.guard). T
 same things before the run, with a clear reason, and close what the runtime cannot see:
 
 - imports only from an allow-list (cocotb's public modules and pure standard-library modules);
+- no modules reached as attributes of allowed ones (``logging.os``), no ``__del__`` finalizers;
 - no file, process, introspection or dynamic-code builtins (open, eval, exec, compile, __import__,
   globals, vars, getattr/setattr with computed names, ...);
 - no dunder attributes (``__class__``, ``__globals__``, ...), no frame/code attributes, no private
@@ -44,6 +45,10 @@ FORBIDDEN_ATTRS = {
     "f_globals": "frames", "f_locals": "frames", "f_back": "frames", "f_builtins": "frames", "f_code": "frames",
     "tb_frame": "frames", "tb_next": "frames", "co_code": "code objects", "func_globals": "introspection",
     "mro": "introspection", "FileHandler": "file access", "RotatingFileHandler": "file access",
+    # Modules an allowed module imported (``logging.os``, ``logging.threading``): the back door to them.
+    **{m: "a module the testbench may not import" for m in (
+        "os", "sys", "threading", "builtins", "io", "subprocess", "importlib", "atexit", "gc", "inspect",
+        "signal", "posix", "socket", "ctypes", "pathlib", "shutil", "tempfile")},
 }
 FORCE_NAMES = ("Force", "Freeze", "Release")
 ALLOWED_DUNDERS = {"__init__", "__name__", "__post_init__"}
@@ -115,6 +120,9 @@ def check_python_testbench(source: str) -> PolicyCheck:
         out.violations.append(Violation(rule, getattr(node, "lineno", 0), message))
 
     for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "__del__":
+            add("dunder-access", node, "'__del__' runs when the interpreter shuts down, after the simulation: "
+                "not allowed in a testbench")
         if isinstance(node, ast.Import):
             for a in node.names:
                 if a.name not in ALLOWED_MODULES:

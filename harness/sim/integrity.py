@@ -52,9 +52,13 @@ class RunOutput:
 
 
 def new_run_dir(parent: Path) -> tuple[Path, str]:
-    """A private output folder for one run, and its nonce. The simulation may write but not list it."""
+    """A private output folder for one run, and its nonce. The simulation may write but not list it.
+
+    The folder's name is a second random token, not the nonce: code that learns where the folder is
+    (a cocotb testbench that got past its guard could read the mount table) still cannot sign an end marker.
+    """
     nonce = secrets.token_hex(16)
-    out = Path(parent) / f"out-{nonce}"
+    out = Path(parent) / f"out-{secrets.token_hex(16)}"
     out.mkdir(mode=0o700)
     if os.geteuid() == 0:  # the simulation runs as nobody: it must create files here
         os.chmod(out, 0o733)
@@ -96,6 +100,19 @@ def check_point_set(points: list[CoveragePoint], coverage: list[CoveragePoint]) 
     return None
 
 
+_SPECIALIZED = re.compile(r"^(\w+?)__[A-Za-z0-9]+$")
+
+
+def same_module(seen: str, module: str) -> bool:
+    """``seen`` (a coverage page's module) is ``module`` or its parameterized copy: Verilator names the
+    copy made for a ``#(...)`` override ``<module>__<params>`` (``single_cycle_arbiter__N8``). The file
+    check in check_dut keeps a copy honest: its points must still come from a design file."""
+    if seen == module:
+        return True
+    m = _SPECIALIZED.match(seen)
+    return m is not None and (m.group(1) == module or seen.startswith(module + "__"))
+
+
 def check_dut(coverage: list[CoveragePoint], instance: str, dut_module: str, design_modules: set[str] | None,
               design_files: set[str]) -> IntegrityError | None:
     """What is counted at and under ``<top>.<instance>`` is the design, instantiated as the task says.
@@ -110,14 +127,14 @@ def check_dut(coverage: list[CoveragePoint], instance: str, dut_module: str, des
         return None
     own = [p for p in mine if relative_instance(p.hier) == instance]
     modules = sorted({p.module for p in own})
-    if not own or modules != [dut_module]:
+    if not own or any(not same_module(m, dut_module) for m in modules):
         found = ", ".join(f"'{m}'" for m in modules) or "a module with no points of its own (a wrapper)"
         return IntegrityError("dut-identity", f"the instance '{instance}' must be the DUT module '{dut_module}' "
                               f"itself; found {found}. Instantiate '{dut_module}' directly as '{instance}' "
                               "in the testbench top (no wrapper, stub or module of the same name)")
     for p in mine:
         name = p.file.rsplit("/", 1)[-1]
-        foreign_module = design_modules is not None and p.module not in design_modules
+        foreign_module = design_modules is not None and not any(same_module(p.module, d) for d in design_modules)
         if foreign_module or name not in design_files or not p.file.startswith("rtl/"):
             return IntegrityError("dut-identity", f"'{relative_instance(p.hier)}' holds code of '{p.module}' "
                                   f"from '{p.file}', which is not part of the design")

@@ -33,8 +33,6 @@ from functools import lru_cache
 from pathlib import Path
 
 TB_FILE = "testbench.sv"
-RTL_DIR = "rtl"
-HEADER_SUFFIXES = (".vh", ".svh", ".h", ".inc")
 
 # ---------------------------------------------------------------------------------------------------
 # The allow-lists. A system task/function not named here is refused (rule "system-task").
@@ -181,6 +179,7 @@ def preprocess(design_files: list[tuple[str, str]], testbench: str, sandbox=None
     the jobs folder that is removed afterwards. It only reads what `` `include`` names; an include is
     refused, by file name only, so no included text is ever echoed.
     """
+    from harness.sim.jobfiles import write_design
     from harness.sim.sandbox import Limits, run_limited
     from harness.sim.verilator import VERILATOR_FLAGS, verilator_root
 
@@ -189,14 +188,7 @@ def preprocess(design_files: list[tuple[str, str]], testbench: str, sandbox=None
 
     work = Path(tempfile.mkdtemp(prefix="pp-", dir=jobs_dir()))
     try:
-        rtl = work / RTL_DIR
-        rtl.mkdir()
-        sources = [f"-I{RTL_DIR}"]
-        for name, content in design_files:
-            base = Path(name).name
-            (rtl / base).write_text(content)
-            if not base.endswith(HEADER_SUFFIXES):
-                sources.append(f"{RTL_DIR}/{base}")
+        sources = write_design(work, design_files)
         (work / TB_FILE).write_text(testbench)
         flags = [f for f in VERILATOR_FLAGS if f not in ("--cc", "--exe", "--main")]
         argv = ["/bin/sh", "-c", 'exec "$@" > pp.out', "sh", str(root / "bin" / "verilator_bin"), "-E", *flags,

@@ -316,9 +316,11 @@ class VerilatorBackend:
                 self.objects.store_model(whole, [(u.name, u.key) for u in units])
         return Compiled(True, objects + runtime, "", time.monotonic() - start, reused, jobs, len(objects))
 
-    def link(self, job: Path, objects: list[str], limits: Limits, extra: tuple[str, ...] = ()) -> ProcResult:
+    def link(self, job: Path, objects: list[str], limits: Limits, extra: tuple[str, ...] = (),
+             ro_paths: tuple[str, ...] = ()) -> ProcResult:
+        """Link ``objects`` into ``job/sim``; ``extra`` libraries live in ``ro_paths`` (shown to the sandbox)."""
         rt = self.runtime.folder
-        ro = (str(self.runtime.root), str(rt))
+        ro = (str(self.runtime.root), str(rt), *ro_paths)
         argv = [cxx(), *objects, "-o", "sim", "-pthread", "-latomic", *extra]
         return self.sandbox.run(argv, job, limits, untrusted=False, ro_paths=ro,
                                 env={"VERILATOR_ROOT": str(self.runtime.root)})
