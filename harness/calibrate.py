@@ -128,12 +128,14 @@ def random_testbench(task: Task, cycles: int = RANDOM_CYCLES, seed: int = 1) -> 
 Scorer = Callable[[Task, str, int], ScoreResult]
 
 
-def engine_scorer(config: Any = None) -> Scorer:
-    """Score through the harness engine (imported here so loading datasets never needs a simulator)."""
-    from harness.engine import Engine, EngineConfig
+def engine_scorer(config: Any = None, scorer: Any = None) -> Scorer:
+    """Score through the harness engine (imported here so loading datasets never needs a simulator), or
+    through ``scorer`` (an executor from harness.executor, e.g. one that scores on a Ray cluster)."""
+    if scorer is None:
+        from harness.engine import Engine, EngineConfig
 
-    engine = Engine(config or EngineConfig())
-    return lambda task, tb, seed: engine.score(task.design, tb, seed=seed)
+        scorer = Engine(config or EngineConfig()).score
+    return lambda task, tb, seed: scorer(task.design, tb, seed)
 
 
 def _run(score: Scorer, task: Task, name: str, tb: str, seed: int) -> Run:
@@ -162,14 +164,27 @@ def calibrate_task(task: Task, score: Scorer, seed: int = 1, random_cycles: int 
 
 
 def calibrate(tasks: Iterable[Task], score: Scorer, seed: int = 1, random_cycles: int = RANDOM_CYCLES,
-              progress: Callable[[Calibration], None] | None = None) -> list[Calibration]:
-    out = []
-    for task in tasks:
-        cal = calibrate_task(task, score, seed, random_cycles)
-        out.append(cal)
-        if progress:
-            progress(cal)
-    return out
+              progress: Callable[[Calibration], None] | None = None, jobs: int = 1) -> list[Calibration]:
+    """Calibrations in task order; ``jobs`` tasks at once (threads: the scorer does the heavy work)."""
+    tasks = list(tasks)
+    if jobs <= 1 or len(tasks) <= 1:
+        out = []
+        for task in tasks:
+            cal = calibrate_task(task, score, seed, random_cycles)
+            out.append(cal)
+            if progress:
+                progress(cal)
+        return out
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    with ThreadPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
+        futures = {pool.submit(calibrate_task, task, score, seed, random_cycles): i for i, task in enumerate(tasks)}
+        done: dict[int, Calibration] = {}
+        for fut in as_completed(futures):
+            done[futures[fut]] = fut.result()
+            if progress:
+                progress(done[futures[fut]])
+    return [done[i] for i in range(len(tasks))]
 
 
 # ---- the target rule ---------------------------------------------------------------------------------

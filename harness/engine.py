@@ -104,6 +104,14 @@ class CachedScorer:
     def _cached(self, base: ScoreResult, key: str, compute: Callable[[], ScoreResult]) -> ScoreResult:
         """The cached result for ``key``, else ``compute()`` (stored unless it failed for the harness's sake)."""
         base.key = key
+        hit = self._cache_hit(key)
+        if hit is not None:
+            return hit
+        result = compute()
+        self._store(key, result)
+        return result
+
+    def _cache_hit(self, key: str) -> ScoreResult | None:
         path = self._cache_path(key)
         if self.config.use_cache and path.exists():
             try:
@@ -114,10 +122,11 @@ class CachedScorer:
                 return hit
             except (json.JSONDecodeError, TypeError, KeyError):
                 path.unlink(missing_ok=True)
-        result = compute()
+        return None
+
+    def _store(self, key: str, result: ScoreResult) -> None:
         if self.config.use_cache and result.status not in (INFRA_ERROR, TIMEOUT):
-            write_text_atomic(path, json.dumps(result.to_dict(timing=False), sort_keys=True))
-        return result
+            write_text_atomic(self._cache_path(key), json.dumps(result.to_dict(timing=False), sort_keys=True))
 
 
 class Engine(CachedScorer):
@@ -141,11 +150,28 @@ class Engine(CachedScorer):
 
     def _score(self, design: Design, testbench: str, seed: int) -> ScoreResult:
         base = self._base(design, seed)
-        violations = check_design(design, testbench, self.sandbox)
-        if any(not v.deferred for v in violations):
-            return replace(base, status=REJECTED, errors=[str(v) for v in violations if not v.deferred])
+        rejected, violations = self._rules(base, design, testbench)
+        if rejected is not None:
+            return rejected
         return self._cached(base, self.cache_key(design, testbench, seed),
                             lambda: self._build_and_run(design, testbench, seed, base, violations))
+
+    def _rules(self, base: ScoreResult, design: Design, testbench: str) -> tuple[ScoreResult | None, list[Violation]]:
+        """(the rejection, if a rule refuses the testbench before anything runs; every violation found)."""
+        violations = check_design(design, testbench, self.sandbox)
+        if any(not v.deferred for v in violations):
+            return replace(base, status=REJECTED, errors=[str(v) for v in violations if not v.deferred]), violations
+        return None, violations
+
+    def lookup(self, design: Design, testbench: str, seed: int = 1) -> ScoreResult | None:
+        """The result without building: a rule rejection or a score-cache hit; None when the testbench
+        must be built and run. (harness.executor asks this before sending a job to another machine.)"""
+        rejected, _ = self._rules(self._base(design, seed), design, testbench)
+        return rejected or self._cache_hit(self.cache_key(design, testbench, seed))
+
+    def remember(self, design: Design, testbench: str, seed: int, result: ScoreResult) -> None:
+        """Cache a result computed elsewhere (a Ray worker with the same backend) under this engine's key."""
+        self._store(self.cache_key(design, testbench, seed), result)
 
     def _build_and_run(self, design: Design, testbench: str, seed: int, base: ScoreResult,
                        deferred: list[Violation] | None = None) -> ScoreResult:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from harness.executor import executor_from_options, executor_options
 from leaderboard.submission import (
     TYPES,
     VERIFICATION_FILE,
@@ -33,9 +34,11 @@ def main() -> None:
               help=f"Where to write the verification (default: SUBMISSION/{VERIFICATION_FILE}).")
 @click.option("--no-write", is_flag=True, help="Do not write the verification file, only print it.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Testbenches simulated at once.")
-def verify(submission: Path, as_json: bool, out: Path | None, no_write: bool, quiet: bool, jobs: int) -> None:
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Testbenches simulated at once [default: 1; with --executor ray, the cluster's CPUs].")
+@executor_options
+def verify(submission: Path, as_json: bool, out: Path | None, no_write: bool, quiet: bool, jobs: int | None,
+           executor: str, ray_address: str | None) -> None:
     """Re-score every testbench of SUBMISSION and compare with what it recorded.
 
     Exit status 0 when every number reproduces, 1 when some differ or nothing could be checked.
@@ -46,12 +49,19 @@ def verify(submission: Path, as_json: bool, out: Path | None, no_write: bool, qu
         if not quiet:
             click.echo(msg, err=True)
 
+    from harness.engine import Engine, EngineConfig
+
+    # A fresh engine whose disk cache is off: every testbench is built and run again.
+    scorer = executor_from_options(executor, ray_address, Engine(EngineConfig(use_cache=False)))
     try:
         with open_submission(submission) as sub:
-            ver = verify_submission(sub, progress=progress, jobs=jobs)
+            ver = verify_submission(sub, score=scorer, progress=progress,
+                                    jobs=jobs or (scorer.parallelism if executor == "ray" else 1))
             target = out or sub.verification_path
     except SubmissionError as e:
         raise click.UsageError(str(e)) from e
+    finally:
+        scorer.close()
     if not no_write:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(ver.to_dict(), indent=2, default=str) + "\n")

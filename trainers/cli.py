@@ -12,6 +12,7 @@ import sys
 
 import click
 
+from harness.executor import executor_from_options, executor_options
 from trainers.config import ConfigError, StageConfig, load_config
 
 _config_opt = click.option("--config", "config_path", required=True, type=click.Path(dir_okay=False),
@@ -64,15 +65,19 @@ def main() -> None:
 
 @main.command()
 @_config_opt
-def synth(config_path: str) -> None:
+@executor_options
+def synth(config_path: str, executor: str, ray_address: str | None) -> None:
     """Build the stage's training rows (no SFT): writes rows.jsonl, curation.json and reports."""
-    from trainers.stages import synth_stage
+    from trainers.stages import make_engine, synth_stage
 
     cfg = _load(config_path)
+    scorer = executor_from_options(executor, ray_address, make_engine())
     try:
-        out = synth_stage(cfg, log=_log)
+        out = synth_stage(cfg, engine=scorer, log=_log)
     except _INPUT_ERRORS as e:
         raise _bad_input(e) from None
+    finally:
+        scorer.close()
     click.echo(json.dumps({"rows": len(out.curation.kept), "output_dir": cfg.output_dir, **out.stats}, indent=2))
 
 

@@ -27,6 +27,7 @@ from harness.dataset import (
     save_tasks,
     write_manifest,
 )
+from harness.executor import executor_from_options, executor_options
 
 
 def _now() -> str:
@@ -101,8 +102,12 @@ def build(name: str, source: Path | None, out: Path, fmt: str, only: str | None,
 @click.option("--seed", default=1, show_default=True)
 @click.option("--random-cycles", default=5000, show_default=True, help="Length of the random-stimulus fallback.")
 @click.option("--quiet", is_flag=True, help="No per-task progress lines on stderr.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Tasks calibrated at once [default: 1; with --executor ray, the cluster's CPUs].")
+@executor_options
 def validate(benchmark: str, split: str, json_out: Path | None, write_targets: bool, only: str | None,
-             limit: int | None, seed: int, random_cycles: int, quiet: bool) -> None:
+             limit: int | None, seed: int, random_cycles: int, quiet: bool, jobs: int | None, executor: str,
+             ray_address: str | None) -> None:
     """Run every reference testbench of BENCHMARK (a folder, ecov-embedded or a hub id) and print the
     ceiling each task reaches against its targets. Exit 1 when some task's targets are not met."""
     from harness.calibrate import calibrate, engine_scorer, summary, table
@@ -122,9 +127,11 @@ def validate(benchmark: str, split: str, json_out: Path | None, write_targets: b
     if write_targets and (ids or limit):
         raise click.UsageError("--write-targets rewrites the whole folder; do not combine it with --only/--limit")
     try:
-        score = engine_scorer()
+        from harness.engine import Engine
     except ImportError as e:
         raise click.ClickException(f"the scoring engine is not available: {e}") from None
+    scorer = executor_from_options(executor, ray_address, Engine())
+    score = engine_scorer(scorer=scorer)
     n = len(tasks)
     done = [0]
 
@@ -136,7 +143,11 @@ def validate(benchmark: str, split: str, json_out: Path | None, write_targets: b
             click.echo(f"[{done[0]}/{n}] {cal.task_id}: ceiling {ceil} ({cal.by or 'no run finished'}) {state}",
                        err=True)
 
-    cals = calibrate(tasks, score, seed=seed, random_cycles=random_cycles, progress=progress)
+    try:
+        cals = calibrate(tasks, score, seed=seed, random_cycles=random_cycles, progress=progress,
+                         jobs=jobs or (scorer.parallelism if executor == "ray" else 1))
+    finally:
+        scorer.close()
     summ = summary(cals)
     click.echo(table(cals))
     click.echo(summ["line"])

@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 
 from harness.agent import AGENTS, MODES
+from harness.executor import executor_from_options, executor_options
 from harness.protocol import DEFAULT_PROTOCOL, PROTOCOLS
 
 DEFAULT_BENCHMARK = "ecov-embedded"
@@ -94,8 +95,8 @@ def _get_model(name: str, **kwargs):
 @click.option("--top-p", type=click.FloatRange(min=0.0, max=1.0, min_open=True), default=0.8, show_default=True)
 @click.option("--max-tokens", type=click.IntRange(min=1), default=8192, show_default=True)
 @click.option("--api-base", default=None, help="OpenAI-compatible endpoint (a vLLM or Ollama server).")
-@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True,
-              help="samples evaluated at once.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="samples evaluated at once [default: 2; with --executor ray, the cluster's CPUs].")
 @click.option("--concurrency", type=click.IntRange(min=1), default=None,
               help="model calls in flight at once (default: --workers).")
 @click.option("--seed", type=int, default=1, show_default=True,
@@ -117,9 +118,10 @@ def _get_model(name: str, **kwargs):
 @click.option("--tb-lang", type=click.Choice(["sv", "cocotb"]), default="sv", show_default=True,
               help="testbench language track: SystemVerilog, or Python with cocotb (needs the bwrap or docker "
                    "sandbox; see docs/scoring.md).")
+@executor_options
 def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_rounds, temperature, top_p, max_tokens,
              api_base, workers, concurrency, seed, task_ids, limit, out, cache_dir, replay_run, max_retries,
-             sandbox, sim_timeout, no_progress, tb_lang):
+             sandbox, sim_timeout, no_progress, tb_lang, executor, ray_address):
     """Evaluate a model's testbenches on a benchmark: writes a run folder (resumed when it exists) and
     prints the summary. `ecov-eval report RUN_DIR` prints a run's summary again, `ecov-eval export RUN_DIR`
     writes it as a table, `ecov-eval compare RUN_A RUN_B` compares two runs. See docs/evaluation.md.
@@ -152,15 +154,22 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
         engine = make_engine(tb_lang, EngineConfig(sandbox=sandbox, run_seconds=sim_timeout))
     except (RuntimeError, ValueError) as e:
         raise click.BadParameter(str(e), param_hint="--sandbox") from None
-    if not engine.sandbox.isolated:
+    scorer = executor_from_options(executor, ray_address, engine, workers or 2)  # see docs/scale.md
+    workers = workers or scorer.parallelism
+    config.extra.update(workers=workers, concurrency=concurrency or workers, executor=executor)
+    if executor != "local":
+        click.echo(f"executor: {scorer.describe()}", err=True)
+    elif not engine.sandbox.isolated:
         from harness.sim.sandbox import NOT_ISOLATED
 
         click.echo(f"warning: sandbox '{engine.isolation}' is {NOT_ISOLATED}", err=True)
     try:
-        outcome = run_eval(tasks, llm, config, out, scorer=engine.score, workers=workers,
+        outcome = run_eval(tasks, llm, config, out, scorer=scorer, workers=workers,
                            concurrency=concurrency, progress=not no_progress)
     except RunMismatch as e:
         raise click.UsageError(str(e)) from None
+    finally:
+        scorer.close()
     click.echo(format_summary(outcome.summary))
     click.echo(f"\nRun folder: {out}  ({outcome.ran} samples run now, {outcome.skipped} already done)")
     if outcome.interrupted:

@@ -139,8 +139,10 @@ def bwrap_available() -> bool:
         return False
     try:
         probe = subprocess.run(
+            # The mounts BwrapSandbox makes: in a container, /proc may be refused while the rest works.
             [exe, "--unshare-all", "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin",
-             "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "/usr/bin/true"],
+             "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--proc", "/proc",
+             "--dev", "/dev", "/usr/bin/true"],
             capture_output=True, timeout=20,
         )
     except (OSError, subprocess.TimeoutExpired):
