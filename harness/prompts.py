@@ -136,11 +136,13 @@ module tb;
 endmodule
 ```"""
 
-PATCH_FORMAT = f"""## Response format
+def patch_format(filename: str, lang: str) -> str:
+    """The full-file-or-patch answer format (ecov protocol), shared by every testbench language."""
+    return f"""## Response format
 Either rewrite the whole file: the file name on its own line, then the complete testbench in one
-```systemverilog fenced block; or change the current testbench with patch hunks in one ```diff block:
+```{lang} fenced block; or change the current testbench with patch hunks in one ```diff block:
 
-{TB_FILENAME}
+{filename}
 ```diff
 @@ -12,3 +12,5 @@
  unchanged context line
@@ -152,6 +154,9 @@ Either rewrite the whole file: the file name on its own line, then the complete 
 
 Hunk lines start with a space (context), '-' (removed) or '+' (added). Context and removed lines must
 match the current testbench exactly; the line numbers may be approximate."""
+
+
+PATCH_FORMAT = patch_format(TB_FILENAME, "systemverilog")
 
 RULES = f"""## Rules
 - One top-level testbench module with no ports that instantiates the DUT; drive its clocks and resets,

@@ -9,7 +9,7 @@ instance ``u_fifo`` means the toplevel itself (``u_fifo.u_rx`` its sub-instance 
 from __future__ import annotations
 
 from harness.cocotb import TB_FILE
-from harness.prompts import _file_block, _lang_for
+from harness.prompts import _file_block, _lang_for, patch_format
 from harness.tasks import Task
 
 SYSTEM_PROMPT = (
@@ -33,22 +33,7 @@ async def test_main(dut):
     ...
 ```"""
 
-PATCH_FORMAT = f"""## Response format
-Either rewrite the whole file: the file name on its own line, then the complete testbench in one
-```python fenced block; or change the current testbench with patch hunks in one ```diff block:
-
-{TB_FILE}
-```diff
-@@ -12,3 +12,5 @@
- unchanged context line
--removed line
-+added line
-+added line
- unchanged context line
-```
-
-Hunk lines start with a space (context), '-' (removed) or '+' (added). Context and removed lines must
-match the current testbench exactly; the line numbers may be approximate."""
+PATCH_FORMAT = patch_format(TB_FILE, "python")
 
 RULES = """## Rules (cocotb track)
 - One Python file with one or more `@cocotb.test()` async functions taking `dut`, the design's toplevel.
