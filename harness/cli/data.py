@@ -34,6 +34,18 @@ def _now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def _portable(path) -> str:
+    """The source path as recorded in a manifest: relative to the current folder when below its parent
+    (``../shared/data``), so a shipped manifest does not carry one machine's absolute paths."""
+    import os
+
+    p = Path(str(path)).resolve()
+    try:
+        return os.path.relpath(p, Path.cwd()) if p.is_relative_to(Path.cwd().parent) else str(path)
+    except ValueError:
+        return str(path)
+
+
 def _split_ids(only: str | None) -> list[str] | None:
     return [s.strip() for s in only.split(",") if s.strip()] if only else None
 
@@ -79,7 +91,7 @@ def build(name: str, source: Path | None, out: Path, fmt: str, only: str | None,
     path = save_tasks(tasks, out, fmt=fmt)
     manifest = {
         "benchmark": name, "built_at": _now(), "harness_version": __version__,
-        "source": str(res.source), "info": res.info, "count": len(tasks),
+        "source": _portable(res.source), "info": res.info, "count": len(tasks),
         "skipped": [s.to_dict() for s in res.skipped], "dataset_hash": dataset_hash(tasks),
         "calibration": None,
     }
