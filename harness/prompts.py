@@ -205,46 +205,55 @@ def task_text(task: Task) -> str:
     return "\n\n".join(parts)
 
 
-def state_text(testbench: str, feedback: str) -> str:
+NEXT_VERSION = ("Write the next version of the testbench: fix any error reported above and add stimulus that "
+                "reaches the uncovered code.")
+
+
+def state_text(testbench: str, feedback: str, filename: str = TB_FILENAME, lang: str = "systemverilog") -> str:
     """The ecov agentic state: the current testbench x_t and the feedback o_t on it."""
     return (
-        "## Current testbench\n\n" + _file_block(TB_FILENAME, testbench) + "\n\n"
-        "## Feedback on the current testbench\n\n" + feedback.strip() + "\n\n"
-        "Write the next version of the testbench: fix any error reported above and add stimulus that "
-        "reaches the uncovered code."
+        "## Current testbench\n\n" + _file_block(filename, testbench, lang) + "\n\n"
+        "## Feedback on the current testbench\n\n" + feedback.strip() + "\n\n" + NEXT_VERSION
     )
 
 
-def ecov_messages(task: Task, testbench: str | None = None, feedback: str | None = None) -> list[dict]:
-    """The ecov chat for one step: round 0 (no testbench) or a memoryless agentic round (x_t and o_t).
-
-    ``feedback`` without ``testbench`` is the case of earlier answers that gave no usable testbench.
-    """
-    user = task_text(task)
+def step_messages(system: str, task_part: str, testbench: str | None, feedback: str | None, full_format: str,
+                  patch_fmt: str, filename: str = TB_FILENAME, lang: str = "systemverilog") -> list[dict]:
+    """An ecov-style chat for one step, for any testbench language: round 0 (no testbench) or a memoryless
+    agentic round (x_t and o_t). ``feedback`` without ``testbench``: earlier answers gave no usable one."""
+    user = task_part
     if testbench is None:
         if feedback:  # an earlier answer gave no usable testbench
             user += "\n\n## Feedback on your previous answer\n\n" + feedback.strip()
-        user += "\n\n" + FULL_FORMAT
+        user += "\n\n" + full_format
     else:
-        user += "\n\n" + state_text(testbench, feedback or "") + "\n\n" + PATCH_FORMAT
-    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
+        user += "\n\n" + state_text(testbench, feedback or "", filename, lang) + "\n\n" + patch_fmt
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
-def ecov_followup(feedback: str, testbench: str | None = None) -> dict:
-    """The user turn appended in ``--agent history`` (ecov) after the model's answer.
+def followup_turn(feedback: str, testbench: str | None, patch_fmt: str, filename: str = TB_FILENAME,
+                  lang: str = "systemverilog") -> dict:
+    """The user turn appended in ``--agent history`` (ecov style) after the model's answer.
 
     ``testbench`` is given when the current testbench is not simply the model's last answer (the answer
     was a patch or could not be used), so the conversation always shows the file the hunks apply to.
     """
     parts = []
     if testbench is not None:
-        parts.append("## Current testbench\n\n" + _file_block(TB_FILENAME, testbench))
+        parts.append("## Current testbench\n\n" + _file_block(filename, testbench, lang))
     parts.append("## Feedback on the current testbench\n\n" + feedback.strip())
-    parts.append(
-        "Write the next version of the testbench: fix any error reported above and add stimulus that "
-        "reaches the uncovered code.\n\n" + PATCH_FORMAT
-    )
+    parts.append(NEXT_VERSION + "\n\n" + patch_fmt)
     return {"role": "user", "content": "\n\n".join(parts)}
+
+
+def ecov_messages(task: Task, testbench: str | None = None, feedback: str | None = None) -> list[dict]:
+    """The ecov chat for one step of the SystemVerilog track."""
+    return step_messages(SYSTEM_PROMPT, task_text(task), testbench, feedback, FULL_FORMAT, PATCH_FORMAT)
+
+
+def ecov_followup(feedback: str, testbench: str | None = None) -> dict:
+    """The ecov history turn of the SystemVerilog track."""
+    return followup_turn(feedback, testbench, PATCH_FORMAT)
 
 
 followup_message = ecov_followup  # the name trainers and older code import

@@ -9,7 +9,7 @@ instance ``u_fifo`` means the toplevel itself (``u_fifo.u_rx`` its sub-instance 
 from __future__ import annotations
 
 from harness.cocotb import TB_FILE
-from harness.prompts import _file_block, _lang_for, patch_format
+from harness.prompts import _file_block, _lang_for, followup_turn, patch_format, step_messages
 from harness.tasks import Task
 
 SYSTEM_PROMPT = (
@@ -85,31 +85,10 @@ def task_text(task: Task) -> str:
     return "\n\n".join(parts)
 
 
-def state_text(testbench: str, feedback: str) -> str:
-    return (
-        "## Current testbench\n\n" + _file_block(TB_FILE, testbench, "python") + "\n\n"
-        "## Feedback on the current testbench\n\n" + feedback.strip() + "\n\n"
-        "Write the next version of the testbench: fix any error reported above and add stimulus that "
-        "reaches the uncovered code."
-    )
-
-
 def build_messages(task: Task, testbench: str | None = None, feedback: str | None = None) -> list[dict]:
-    user = task_text(task)
-    if testbench is None:
-        if feedback:
-            user += "\n\n## Feedback on your previous answer\n\n" + feedback.strip()
-        user += "\n\n" + FULL_FORMAT
-    else:
-        user += "\n\n" + state_text(testbench, feedback or "") + "\n\n" + PATCH_FORMAT
-    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
+    return step_messages(SYSTEM_PROMPT, task_text(task), testbench, feedback, FULL_FORMAT, PATCH_FORMAT,
+                         TB_FILE, "python")
 
 
 def followup_message(feedback: str, testbench: str | None = None) -> dict:
-    parts = []
-    if testbench is not None:
-        parts.append("## Current testbench\n\n" + _file_block(TB_FILE, testbench, "python"))
-    parts.append("## Feedback on the current testbench\n\n" + feedback.strip())
-    parts.append("Write the next version of the testbench: fix any error reported above and add stimulus that "
-                 "reaches the uncovered code.\n\n" + PATCH_FORMAT)
-    return {"role": "user", "content": "\n\n".join(parts)}
+    return followup_turn(feedback, testbench, PATCH_FORMAT, TB_FILE, "python")
