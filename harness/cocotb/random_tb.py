@@ -13,7 +13,7 @@ import json
 from dataclasses import replace
 
 from harness.cocotb import TB_FILE
-from harness.models.base import ModelError, ModelRequest
+from harness.models.base import ModelRequest
 from harness.models.builtin_random import (
     CHANGES,
     DENSITIES,
@@ -22,8 +22,8 @@ from harness.models.builtin_random import (
     PROFILES,
     Plan,
     make_plan,
+    ports_and_roles,
 )
-from harness.models.ports import PortParseError, classify, parse_ports
 
 PY_PLAN_TAG = "# ecov-random-plan: "
 BASE_CYCLES = 2000  # Python stimulus costs more per cycle than SystemVerilog's: start shorter
@@ -40,11 +40,7 @@ def _sv_tagged(testbench: str | None) -> str | None:
 
 def generate_cocotb(req: ModelRequest, base_cycles: int = BASE_CYCLES) -> str:
     task = req.task
-    try:
-        ports = parse_ports(task.rtl_files, task.dut_module)
-    except PortParseError as e:
-        raise ModelError(f"builtin/random: cannot read the ports of {task.dut_module}: {e}") from e
-    roles = classify(ports, "\n".join(f.content for f in task.rtl_files))
+    _, roles = ports_and_roles(task)
     plan = make_plan(task, roles, replace(req, testbench=_sv_tagged(req.testbench)), base_cycles)
     while plan.cycles > MAX_CYCLES and len(plan.segments) > 1:
         plan.segments.pop(0)

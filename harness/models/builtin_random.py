@@ -117,14 +117,18 @@ class RandomModel:
         return Completion(text=generate(req, base_cycles=self.cycles), model=NAME)
 
 
-def generate(req: ModelRequest, base_cycles: int = BASE_CYCLES) -> str:
-    task = req.task
+def ports_and_roles(task: Task) -> tuple[ModulePorts, Roles]:
+    """The DUT's ports and what each is for (clock, reset, data), as every random generator needs them."""
     try:
         ports = parse_ports(task.rtl_files, task.dut_module)
     except PortParseError as e:
         raise ModelError(f"builtin/random: cannot read the ports of {task.dut_module}: {e}") from e
-    rtl = "\n".join(f.content for f in task.rtl_files)
-    roles = classify(ports, rtl)
+    return ports, classify(ports, "\n".join(f.content for f in task.rtl_files))
+
+
+def generate(req: ModelRequest, base_cycles: int = BASE_CYCLES) -> str:
+    task = req.task
+    ports, roles = ports_and_roles(task)
     plan = make_plan(task, roles, req, base_cycles)
     tb = render(task, ports, roles, plan)
     return f"filename: tb_{task.dut_module}.sv\n```systemverilog\n{tb}```\n"
