@@ -1,7 +1,8 @@
 """The seam between the agent loop and a testbench language: prompts, parsing and file naming per ``tb_lang``.
 
-``get_track("sv")`` gives the SystemVerilog functions (harness.prompts, harness.parse), ``get_track("cocotb")``
-the Python ones; the agent loop, the runner and the models take a Track and never branch on the language.
+``get_track("cocotb")`` gives the Python functions. ``get_track("sv")`` gives the SystemVerilog ones of the
+ecov protocol (its prompt and its parser, a consistent pair); the agent loop picks SystemVerilog prompts
+and parsers by protocol through ``harness.agent.tb_io``.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ def get_track(tb_lang: str = "sv") -> Track:
         return Track("cocotb", p.build_messages, p.followup_message, _py_parse, ".py")
     from harness import prompts as p
 
-    return Track("sv", p.build_messages, p.followup_message, _sv_parse, ".sv")
+    return Track("sv", p.ecov_messages, p.ecov_followup, _sv_parse, ".sv")
 
 
 def make_engine(tb_lang: str, config=None):

@@ -224,7 +224,7 @@ class VerilatorBackend:
         phases = {"verilate": round(res.seconds, 3)}
         if res.timed_out or res.returncode != 0:
             return BuildResult(False, "verilate", _why(res, "Verilator"), seconds=res.seconds, phases=phases)
-        _per_instance_coverage(job / "obj" / "Vtop__main.cpp")
+        patch_main(job / "obj" / "Vtop__main.cpp")
         compiled = self.compile_generated(job, limits)
         phases["compile"] = round(compiled.seconds, 3)
         if not compiled.ok:
@@ -403,9 +403,6 @@ def patch_main(main_cpp: Path) -> None:
         raise RuntimeError("unexpected Verilator main: cannot install the harness main")
     main_cpp.write_text(ECOV_MAIN)
 
-
-# build() calls it by its old name; kept so that build() needs no edit for the harness main.
-_per_instance_coverage = patch_main
 
 
 def _uses_random(obj: Path) -> bool:
