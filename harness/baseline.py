@@ -26,7 +26,6 @@ import click
 
 RECORD_NAME = "random_baseline.json"
 SUITE_RECORD = Path(__file__).parent / "suite" / RECORD_NAME
-REPO_BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 RECORD_VERSION = 1
 
 
@@ -133,19 +132,17 @@ def record_path(benchmark: str | os.PathLike | None) -> Path | None:
         for d in ([p] if p.is_dir() else []) + list(p.parents)[:3]:
             if (d / RECORD_NAME).is_file():
                 return d / RECORD_NAME
-    name = Path(str(benchmark).rstrip("/")).name
-    for d in (_shipped(name), REPO_BENCHMARKS / name):
-        if d is not None and (d / RECORD_NAME).is_file():
-            return d / RECORD_NAME
+    shipped = _shipped(Path(str(benchmark).rstrip("/")).name)
+    if shipped is not None and (shipped / RECORD_NAME).is_file():
+        return shipped / RECORD_NAME
     return None
 
 
 def _shipped(name: str) -> Path | None:
     """The shipped built folder of a benchmark named like cvdp-ecov (harness.dataset.shipped_dir)."""
-    from harness import dataset
+    from harness.dataset import BUILT, shipped_dir
 
-    finder = getattr(dataset, "shipped_dir", None)
-    return finder(name) if finder and name in dataset.BUILT else None
+    return shipped_dir(name) if name in BUILT else None
 
 
 def load_random_baseline(benchmark: str | os.PathLike | None) -> RandomBaseline | None:
@@ -223,8 +220,9 @@ def default_out(benchmark: str) -> Path | None:
     if benchmark == EMBEDDED:
         return SUITE_RECORD
     p = Path(benchmark)
-    if not p.exists() and _shipped(benchmark) is not None:  # a shipped benchmark by name: its folder
-        return _shipped(benchmark) / RECORD_NAME
+    shipped = None if p.exists() else _shipped(benchmark)
+    if shipped is not None:  # a shipped benchmark by name: its folder
+        return shipped / RECORD_NAME
     if p.is_dir():
         return p / RECORD_NAME
     if p.is_file():
