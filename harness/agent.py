@@ -1,8 +1,8 @@
 """Agent loops: one sample of one task, round by round (direct, agentic memoryless, agentic history).
 
-Each round: build the chat (harness.prompts), ask the model, parse the answer (harness.parse), score the
-testbench (the engine), render the feedback o_t (harness.feedback), and hand a RoundRecord to
-``on_round``. The protocol (harness.protocol) decides the rest:
+Each round: build the chat (ecov.harness.prompts), ask the model, parse the answer (ecov.harness.parse), score the
+testbench (the engine), render the feedback o_t (ecov.harness.feedback), and hand a RoundRecord to
+``on_round``. The protocol (ecov.harness.protocol) decides the rest:
 
 - memory: the memoryless prompt shows the best state so far (llm4cov: replaced only when a new state
   ranks at least as high: ran, has coverage, met targets, overall) or the latest one (ecov);
@@ -12,13 +12,13 @@ testbench (the engine), render the feedback o_t (harness.feedback), and hand a R
   (ecov);
 - early stop: overall coverage reaches 100% (llm4cov) or every target is met (ecov).
 
-``run_sample`` is the entry point for evaluation (harness.run) and for trainers' rollouts: give it a
+``run_sample`` is the entry point for evaluation (ecov.harness.run) and for trainers' rollouts: give it a
 task, a model (``complete(ModelRequest) -> Completion``) and a scorer ``(design, testbench, seed) ->
 ScoreResult``.
 
 The testbench language (``AgentConfig.tb_lang``, or ``run_sample(tb_lang=...)``) picks prompts and
-parser: SystemVerilog uses the protocol's layout (harness.prompts, harness.parse); another track
-(harness.cocotb.track) brings its own, and the protocol still sets memory, re-asks, rounds and stops.
+parser: SystemVerilog uses the protocol's layout (ecov.harness.prompts, ecov.harness.parse); another track
+(ecov.harness.cocotb.track) brings its own, and the protocol still sets memory, re-asks, rounds and stops.
 """
 
 from __future__ import annotations
@@ -28,14 +28,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from harness.feedback import FEEDBACK_RENDERERS
-from harness.metrics import sample_from_rounds
-from harness.parse import CUT_OFF, ParseResult, module_names, parse_answer
-from harness.prompts import build_messages, ecov_followup, history_turns, prompt_hash
-from harness.protocol import DEFAULT_PROTOCOL, Protocol, get_protocol, replaces_best, state_key
-from harness.records import INFRA_ERROR, REJECTED, Design, ScoreResult
-from harness.results import RoundRecord, SampleRecord
-from harness.tasks import Task
+from ecov.harness.feedback import FEEDBACK_RENDERERS
+from ecov.harness.metrics import sample_from_rounds
+from ecov.harness.parse import CUT_OFF, ParseResult, module_names, parse_answer
+from ecov.harness.prompts import build_messages, ecov_followup, history_turns, prompt_hash
+from ecov.harness.protocol import DEFAULT_PROTOCOL, Protocol, get_protocol, replaces_best, state_key
+from ecov.harness.records import INFRA_ERROR, REJECTED, Design, ScoreResult
+from ecov.harness.results import RoundRecord, SampleRecord
+from ecov.harness.tasks import Task
 
 MODES = ("direct", "agentic")
 AGENTS = ("memoryless", "history")
@@ -117,7 +117,7 @@ class _TbIO:
 
 
 def tb_io(proto: Protocol, tb_lang: str = "sv") -> _TbIO:
-    """The seam between the loop and a testbench language (see harness.cocotb.track for other tracks)."""
+    """The seam between the loop and a testbench language (see ecov.harness.cocotb.track for other tracks)."""
     if tb_lang == "sv":
         def parse(text, finish, current, task, design_modules):
             return parse_answer(text, proto.prompt, "sv", finish_reason=finish, current=current,
@@ -125,7 +125,7 @@ def tb_io(proto: Protocol, tb_lang: str = "sv") -> _TbIO:
 
         return _TbIO(lambda t, tb, fb: build_messages(t, tb, fb, proto, "sv"), parse, ecov_followup,
                      proto.prompt == "llm4cov")
-    from harness.cocotb.track import get_track
+    from ecov.harness.cocotb.track import get_track
 
     track = get_track(tb_lang)
 
@@ -153,7 +153,7 @@ def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConf
 
     ``tb_lang`` (default ``config.tb_lang``) picks the testbench language's prompts and parser.
     """
-    from harness.models import ModelError, ModelRequest
+    from ecov.harness.models import ModelError, ModelRequest
 
     proto = config.proto
     lang = tb_lang or config.tb_lang

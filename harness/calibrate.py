@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from harness.records import OK, ScoreResult, Target
-from harness.tasks import Task
+from ecov.harness.records import OK, ScoreResult, Target
+from ecov.harness.tasks import Task
 
 RANDOM_CYCLES = 5000
 RULES = {
@@ -109,9 +109,9 @@ def random_testbench(task: Task, cycles: int = RANDOM_CYCLES, seed: int = 1) -> 
     One random-stimulus generator serves both calibration and the baseline, so "a long random run" means
     the same thing in the calibration tables and on the leaderboard.
     """
-    from harness.models import ModelError, ModelRequest
-    from harness.models.builtin_random import generate
-    from harness.parse import parse_response
+    from ecov.harness.models import ModelError, ModelRequest
+    from ecov.harness.models.builtin_random import generate
+    from ecov.harness.parse import parse_response
 
     try:
         text = generate(ModelRequest(messages=[], task=task, seed=seed), base_cycles=cycles)
@@ -130,9 +130,9 @@ Scorer = Callable[[Task, str, int], ScoreResult]
 
 def engine_scorer(config: Any = None, scorer: Any = None) -> Scorer:
     """Score through the harness engine (imported here so loading datasets never needs a simulator), or
-    through ``scorer`` (an executor from harness.executor, e.g. one that scores on a Ray cluster)."""
+    through ``scorer`` (an executor from ecov.harness.executor, e.g. one that scores on a Ray cluster)."""
     if scorer is None:
-        from harness.engine import Engine, EngineConfig
+        from ecov.harness.engine import Engine, EngineConfig
 
         scorer = Engine(config or EngineConfig()).score
     return lambda task, tb, seed: scorer(task.design, tb, seed)

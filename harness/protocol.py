@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from harness.records import ScoreResult, Target
+from ecov.harness.records import ScoreResult, Target
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""A run: tasks x samples x rounds into a run folder (harness.results), resumable, with a worker pool.
+"""A run: tasks x samples x rounds into a run folder (ecov.harness.results), resumable, with a worker pool.
 
 Resume rules: a (task, sample) with a record in samples.jsonl is done and skipped, unless that record
 carries a model error (it is retried). Every other sample is redone from round 0; the rounds its
@@ -23,12 +23,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import harness
-from harness.agent import AgentConfig, Interrupted, run_sample
-from harness.atomic import write_text_atomic
-from harness.metrics import sample_from_rounds, summarize
-from harness.results import RoundRecord, RunConfig, RunFolder, read_jsonl
-from harness.tasks import Task
+import ecov.harness
+from ecov.harness.agent import AgentConfig, Interrupted, run_sample
+from ecov.harness.atomic import write_text_atomic
+from ecov.harness.metrics import sample_from_rounds, summarize
+from ecov.harness.results import RoundRecord, RunConfig, RunFolder, read_jsonl
+from ecov.harness.tasks import Task
 
 TIMING_FIELDS = ("seconds", "updated")  # summary.json fields that differ between identical runs
 LOCK_NAME = ".lock"
@@ -56,7 +56,7 @@ def verilator_version() -> str:
         pkg = ""
     binary = ""
     try:
-        from harness.sim.verilator import verilator_version as engine_version
+        from ecov.harness.sim.verilator import verilator_version as engine_version
 
         binary = engine_version().splitlines()[0].strip()
     except Exception:  # noqa: BLE001 - fall back to a verilator on PATH
@@ -175,7 +175,7 @@ def build_summary(folder: RunFolder, config: RunConfig | None = None, seconds: f
         "complete": len(samples) >= expected,
         "updated": now_iso(),
     })
-    from harness.baseline import summary_views  # pass % on random-hard tasks and per difficulty
+    from ecov.harness.baseline import summary_views  # pass % on random-hard tasks and per difficulty
 
     summary.update(summary_views(config.benchmark, summary["per_task"]))
     if seconds is not None:
@@ -227,7 +227,7 @@ def run_eval(tasks: list[Task], model, config: RunConfig, out: str | os.PathLike
                             tb_lang=config.tb_lang)
     config = replace(config, task_ids=[t.id for t in tasks], agent=agent_cfg.agent_name,
                      max_rounds=agent_cfg.rounds, created=config.created or now_iso(),
-                     harness_version=config.harness_version or harness.__version__)
+                     harness_version=config.harness_version or ecov.harness.__version__)
     if not config.verilator_version:
         config = replace(config, verilator_version=verilator_version())
     run_lock = lock_run(folder)
@@ -243,7 +243,7 @@ def _run_locked(tasks, model, config, folder, agent_cfg, scorer, workers, concur
     config, done = open_run(folder, config)
     folder.write_config(config)
     if scorer is None:
-        from harness.cocotb.track import make_engine
+        from ecov.harness.cocotb.track import make_engine
 
         scorer = make_engine(config.tb_lang).score
     extra = {} if feedback_fn is None else {"feedback_fn": feedback_fn}

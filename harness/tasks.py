@@ -1,11 +1,11 @@
-"""The benchmark task record. Loaders and ``datasets`` Features live in ``harness.dataset``."""
+"""The benchmark task record. Loaders and ``datasets`` Features live in ``ecov.harness.dataset``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.records import Design, SourceFile, Target
+from ecov.harness.records import Design, SourceFile, Target
 
 
 @dataclass

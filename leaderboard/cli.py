@@ -7,9 +7,8 @@ import sys
 from pathlib import Path
 
 import click
-
-from harness.executor import executor_from_options, executor_options
-from leaderboard.submission import (
+from ecov.harness.executor import executor_from_options, executor_options
+from ecov.leaderboard.submission import (
     TYPES,
     VERIFICATION_FILE,
     SubmissionError,
@@ -43,13 +42,13 @@ def verify(submission: Path, as_json: bool, out: Path | None, no_write: bool, qu
 
     Exit status 0 when every number reproduces, 1 when some differ or nothing could be checked.
     """
-    from leaderboard.verify import verify_submission
+    from ecov.leaderboard.verify import verify_submission
 
     def progress(msg: str) -> None:
         if not quiet:
             click.echo(msg, err=True)
 
-    from harness.engine import Engine, EngineConfig
+    from ecov.harness.engine import Engine, EngineConfig
 
     # A fresh engine whose disk cache is off: every testbench is built and run again.
     scorer = executor_from_options(executor, ray_address, Engine(EngineConfig(use_cache=False)))
@@ -81,7 +80,7 @@ def verify(submission: Path, as_json: bool, out: Path | None, no_write: bool, qu
               help="Folder to write the site into (index.html, static/, s/).")
 def build(submissions: Path, out: Path) -> None:
     """Build the static site from the submissions folder."""
-    from leaderboard.site import build_site
+    from ecov.leaderboard.site import build_site
 
     try:
         report = build_site(submissions, out)

@@ -26,14 +26,13 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-
-from harness.baseline import RandomBaseline, load_random_baseline
-from harness.protocol import DEFAULT_PROTOCOL
-from harness.records import ALL_METRICS, ScoreResult
-from harness.results import RoundRecord, to_frame, write_frame
-from leaderboard import plots
-from leaderboard.stats import RunView, difficulty_levels, group_rounds, histogram, run_view
-from leaderboard.submission import (
+from ecov.harness.baseline import RandomBaseline, load_random_baseline
+from ecov.harness.protocol import DEFAULT_PROTOCOL
+from ecov.harness.records import ALL_METRICS, ScoreResult
+from ecov.harness.results import RoundRecord, to_frame, write_frame
+from ecov.leaderboard import plots
+from ecov.leaderboard.stats import RunView, difficulty_levels, group_rounds, histogram, run_view
+from ecov.leaderboard.submission import (
     RUN_FILES,
     SUBMISSION_FILE,
     Submission,
@@ -43,7 +42,7 @@ from leaderboard.submission import (
     open_submission,
     run_digest,
 )
-from leaderboard.verify import DIFFERS, FAILED, VERIFIED, Verification, read_verification
+from ecov.leaderboard.verify import DIFFERS, FAILED, VERIFIED, Verification, read_verification
 
 HERE = Path(__file__).parent
 PAPER_RESULTS = HERE / "paper_results.json"
@@ -71,7 +70,7 @@ def benchmark_info(benchmark: str) -> BenchmarkInfo:
     rec = load_random_baseline(benchmark)
     diff = {t: b.difficulty for t, b in rec.tasks.items() if b.difficulty} if rec else {}
     if not diff:
-        from harness.dataset import EMBEDDED, load_benchmark
+        from ecov.harness.dataset import EMBEDDED, load_benchmark
 
         if benchmark == EMBEDDED or Path(benchmark).exists():
             try:
@@ -111,7 +110,7 @@ class Entry:
 
     @property
     def protocol(self) -> str:
-        """Runs of different evaluation protocols (harness.protocol) are never ranked in one table."""
+        """Runs of different evaluation protocols (ecov.harness.protocol) are never ranked in one table."""
         return self.view.config.protocol
 
 

@@ -30,7 +30,7 @@ STRIP = ("seconds", "updated")
 def run(out: Path, cache: Path, mode: str, n: int, tasks: list[str], extra: list[str]) -> dict:
     env = {**os.environ, "PYTHONPATH": str(REPO), "ECOV_CACHE_DIR": str(cache), "RAY_USAGE_STATS_ENABLED": "0"}
     ids = [a for t in tasks for a in ("--task-id", t)]
-    cmd = [sys.executable, "-c", "from harness.cli.eval import main; main()", "--model", "builtin/random",
+    cmd = [sys.executable, "-c", "from ecov.harness.cli.eval import main; main()", "--model", "builtin/random",
            "--mode", mode, "-n", str(n), *ids, "--out", str(out), "--no-progress", *extra]
     t0 = time.monotonic()
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
@@ -53,7 +53,7 @@ def main() -> None:
     ap.add_argument("--configs", default="local1,ray1,local2,ray2", help="in this order (interleaved)")
     ap.add_argument("--out", type=Path, default=Path("/tmp/ecov-measure"))
     args = ap.parse_args()
-    from harness.dataset import load_benchmark
+    from ecov.harness.dataset import load_benchmark
 
     tasks = [t.id for t in load_benchmark(None)]
     if args.tasks != "all":

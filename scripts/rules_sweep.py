@@ -13,8 +13,8 @@ import sys
 import time
 from pathlib import Path
 
-from harness.builders import autoeval, embedded
-from harness.sim.rules import check_design
+from ecov.harness.builders import autoeval, embedded
+from ecov.harness.sim.rules import check_design
 
 
 def main() -> int:
@@ -26,7 +26,7 @@ def main() -> int:
     if args.verilog_eval:
         tasks += autoeval.build(args.verilog_eval).tasks
     for name in args.benchmark:
-        from harness.dataset import load_benchmark
+        from ecov.harness.dataset import load_benchmark
 
         tasks += list(load_benchmark(name))
     start, n, bad = time.monotonic(), 0, 0

@@ -12,9 +12,9 @@ import re
 import sys
 from pathlib import Path
 
-from harness.builders.embedded import load_suite
-from harness.engine import Engine
-from harness.models.ports import parse_ports
+from ecov.harness.builders.embedded import load_suite
+from ecov.harness.engine import Engine
+from ecov.harness.models.ports import parse_ports
 
 README = Path("harness/suite/README.md")
 CYCLES = 2000

@@ -5,14 +5,13 @@ from __future__ import annotations
 import re
 
 import pytest
-
-from harness.engine import Engine, EngineConfig
-from harness.models import ModelRequest, get_model
-from harness.models.builtin_random import Plan, constants_in, hot_values
-from harness.models.ports import _parse_pyslang, _parse_regex, classify, parse_ports
-from harness.parse import parse_llm4cov, parse_response
-from harness.records import OK, TIMEOUT, ScoreResult, SourceFile, Target, UncoveredPoint
-from harness.tasks import Task
+from ecov.harness.engine import Engine, EngineConfig
+from ecov.harness.models import ModelRequest, get_model
+from ecov.harness.models.builtin_random import Plan, constants_in, hot_values
+from ecov.harness.models.ports import _parse_pyslang, _parse_regex, classify, parse_ports
+from ecov.harness.parse import parse_llm4cov, parse_response
+from ecov.harness.records import OK, TIMEOUT, ScoreResult, SourceFile, Target, UncoveredPoint
+from ecov.harness.tasks import Task
 
 # Sequential, active-low async reset, parameterized width; `match` needs din == 24'habcdef, which uniform
 # random stimulus essentially never produces.
@@ -193,7 +192,7 @@ def test_ports_through_includes_macros_and_packages():
 
 
 def test_unknown_module_is_a_clear_error():
-    from harness.models import ModelError
+    from ecov.harness.models import ModelError
 
     bad = make_task("missing", "not_here", SEQ)
     with pytest.raises(ModelError, match="cannot read the ports of not_here"):

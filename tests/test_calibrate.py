@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
-from harness.builders import cvdp
-from harness.calibrate import (
+from ecov.harness.builders import cvdp
+from ecov.harness.calibrate import (
     Calibration,
     Run,
     apply_rule,
@@ -25,10 +24,10 @@ from harness.calibrate import (
     summary,
     table,
 )
-from harness.cli.data import main
-from harness.dataset import load_benchmark
-from harness.records import SourceFile, Target
-from harness.tasks import Task
+from ecov.harness.cli.data import main
+from ecov.harness.dataset import load_benchmark
+from ecov.harness.records import SourceFile, Target
+from ecov.harness.tasks import Task
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 needs_shared = pytest.mark.skipif(not (SHARED / "cvdp-examples").is_dir(), reason="../shared/data is not present")

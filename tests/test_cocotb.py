@@ -11,23 +11,22 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from harness.builders.embedded import load_suite
-from harness.cocotb.engine import (
+from ecov.harness.builders.embedded import load_suite
+from ecov.harness.cocotb.engine import (
     CocotbEngine,
     RlimitRefused,
     as_task_hierarchy,
     trim_traceback,
 )
-from harness.cocotb.parse import parse_python_response
-from harness.cocotb.policy import check_python_testbench
-from harness.cocotb.prompts import build_messages
-from harness.cocotb.track import get_track
-from harness.engine import EngineConfig, attach_coverage, coverage_problem
-from harness.records import COMPILE_ERROR, CRASHED, OK, REJECTED, ScoreResult
-from harness.sim.coverage import parse_coverage_dat
-from harness.sim.integrity import RunOutput
-from harness.sim.sandbox import bwrap_available
+from ecov.harness.cocotb.parse import parse_python_response
+from ecov.harness.cocotb.policy import check_python_testbench
+from ecov.harness.cocotb.prompts import build_messages
+from ecov.harness.cocotb.track import get_track
+from ecov.harness.engine import EngineConfig, attach_coverage, coverage_problem
+from ecov.harness.records import COMPILE_ERROR, CRASHED, OK, REJECTED, ScoreResult
+from ecov.harness.sim.coverage import parse_coverage_dat
+from ecov.harness.sim.integrity import RunOutput
+from ecov.harness.sim.sandbox import bwrap_available
 
 sys.path.insert(0, str(Path(__file__).parent))
 from fake_openai import FakeOpenAIServer  # noqa: E402
@@ -343,10 +342,10 @@ def test_failing_assert_is_reported_and_the_run_still_counts():
 
 @needs_bwrap
 def test_fake_openai_answers_python_and_feedback_matches_the_sv_track(tmp_path, monkeypatch):
-    from harness.dataset import dataset_hash
-    from harness.models import get_model
-    from harness.results import RunConfig, RunFolder
-    from harness.run import run_eval
+    from ecov.harness.dataset import dataset_hash
+    from ecov.harness.models import get_model
+    from ecov.harness.results import RunConfig, RunFolder
+    from ecov.harness.run import run_eval
 
     monkeypatch.setenv("OPENAI_API_KEY", "dummy")
     task = TASKS["sync_fifo"]
@@ -373,7 +372,7 @@ def test_fake_openai_answers_python_and_feedback_matches_the_sv_track(tmp_path, 
 def test_builtin_random_answers_in_python_through_the_cli(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
     out = tmp_path / "run"
-    proc = subprocess.run([sys.executable, "-m", "harness.cli.eval", "--model", "builtin/random", "--tb-lang",
+    proc = subprocess.run([sys.executable, "-m", "ecov.harness.cli.eval", "--model", "builtin/random", "--tb-lang",
                            "cocotb", "--mode", "agentic", "--max-rounds", "2", "--task-id", "prio_encoder",
                            "--out", str(out), "--no-progress", "--workers", "1"],
                           capture_output=True, text=True, env=env, timeout=600)
@@ -383,7 +382,7 @@ def test_builtin_random_answers_in_python_through_the_cli(tmp_path):
     assert tb.startswith("# ecov-random-plan: ") and "@cocotb.test()" in tb
     rounds = [json.loads(x) for x in (out / "rounds.jsonl").read_text().splitlines()]
     assert rounds[0]["result"]["status"] == OK and rounds[0]["result"]["overall"] > 50
-    mismatch = subprocess.run([sys.executable, "-m", "harness.cli.eval", "--model", "builtin/random",
+    mismatch = subprocess.run([sys.executable, "-m", "ecov.harness.cli.eval", "--model", "builtin/random",
                                "--max-rounds", "2", "--task-id", "prio_encoder", "--out", str(out),
                                "--no-progress"], capture_output=True, text=True, env=env, timeout=120)
     assert mismatch.returncode == 2 and "tb_lang" in mismatch.stderr  # never mixed with an SV run

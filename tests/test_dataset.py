@@ -16,12 +16,11 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
-
-from harness.builders import autoeval, cvdp
-from harness.builders.common import SourceError
-from harness.builders.embedded import load_suite
-from harness.cli.data import main
-from harness.dataset import (
+from ecov.harness.builders import autoeval, cvdp
+from ecov.harness.builders.common import SourceError
+from ecov.harness.builders.embedded import load_suite
+from ecov.harness.cli.data import main
+from ecov.harness.dataset import (
     BenchmarkNotFound,
     dataset_hash,
     features,
@@ -30,7 +29,7 @@ from harness.dataset import (
     save_tasks,
     task_to_row,
 )
-from harness.publish import PublishError, publish, render_card
+from ecov.harness.publish import PublishError, publish, render_card
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 needs_shared = pytest.mark.skipif(not (SHARED / "verilog-eval").is_dir(), reason="../shared/data is not present")
@@ -117,11 +116,11 @@ def test_embedded_format_errors(tmp_path):
 
 
 def test_unknown_name_and_bad_folder(tmp_path, monkeypatch):
-    import harness.dataset
+    import ecov.harness.dataset
 
     with pytest.raises(BenchmarkNotFound, match="unknown benchmark 'no-such-bench'"):
         load_benchmark("no-such-bench")
-    monkeypatch.setattr(harness.dataset, "shipped_dir", lambda name: None)  # an install without the folder
+    monkeypatch.setattr(ecov.harness.dataset, "shipped_dir", lambda name: None)  # an install without the folder
     with pytest.raises(BenchmarkNotFound, match=r"cvdp-ecov ships built under benchmarks/cvdp-ecov/.*ecov-data build cvdp-ecov"):
         load_benchmark("cvdp-ecov")
     monkeypatch.undo()
@@ -135,7 +134,7 @@ def test_unknown_name_and_bad_folder(tmp_path, monkeypatch):
 
 def test_hub_offline_is_a_clear_error(tmp_path):
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_HOME": str(tmp_path / "hf")}
-    code = "from harness.cli.data import main; main()"
+    code = "from ecov.harness.cli.data import main; main()"
     p = subprocess.run([sys.executable, "-c", code, "list", "ecov-org/cvdp-ecov"], env=env,
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 1

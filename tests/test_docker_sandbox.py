@@ -5,9 +5,8 @@ from __future__ import annotations
 import subprocess
 
 import pytest
-
-from harness.engine import Engine, EngineConfig
-from harness.records import Design, SourceFile
+from ecov.harness.engine import Engine, EngineConfig
+from ecov.harness.records import Design, SourceFile
 
 pytestmark = pytest.mark.docker
 

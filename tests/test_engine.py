@@ -9,10 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from harness.engine import Engine, EngineConfig
-from harness.feedback import render_feedback
-from harness.records import Design, SourceFile, Target
+from ecov.harness.engine import Engine, EngineConfig
+from ecov.harness.feedback import render_feedback
+from ecov.harness.records import Design, SourceFile, Target
 
 DUT = """
 module dut(input logic clk, input logic rst, input logic sel, input logic [3:0] a, output logic [3:0] q,
@@ -155,7 +154,7 @@ def test_rules_reject(engine, design, snippet, rule):
 
 
 def test_rules_allow_reads_and_comparisons(engine, design):
-    from harness.sim.rules import check_testbench
+    from ecov.harness.sim.rules import check_testbench
 
     ok = TB.replace("$display", '// $system("x") in a comment\n    if (uut.q == 4\'d3) $display("force")')
     assert check_testbench(ok, ["dut"], ["dut.sv"], "uut") == []
@@ -193,7 +192,7 @@ def job_dir():
     import shutil
     import tempfile
 
-    from harness.engine import jobs_dir
+    from ecov.harness.engine import jobs_dir
 
     path = Path(tempfile.mkdtemp(dir=jobs_dir()))
     yield path
@@ -201,7 +200,7 @@ def job_dir():
 
 
 def test_sandbox_hides_host_and_network(job_dir):
-    from harness.sim.sandbox import Limits, make_sandbox
+    from ecov.harness.sim.sandbox import Limits, make_sandbox
 
     box = make_sandbox("auto")
     if box.name != "bwrap":
@@ -222,7 +221,7 @@ def test_sandbox_hides_host_and_network(job_dir):
 
 
 def test_process_limit_stops_forking(job_dir):
-    from harness.sim.sandbox import Limits, make_sandbox
+    from ecov.harness.sim.sandbox import Limits, make_sandbox
 
     box = make_sandbox("auto")
     script = (
@@ -256,11 +255,11 @@ def test_ecov_score_cli_on_verilog_eval(tmp_path):
     tb = tmp_path / "tb.sv"
     tb.write_text("""module tb; logic a,b,c; wire out; TopModule dut(.a(a),.b(b),.c(c),.out(out));
       initial begin for (int i = 0; i < 8; i++) begin {a,b,c} = i[2:0]; #1; end {a,b,c} = 0; #1 $finish; end endmodule""")
-    from harness.engine import default_cache_dir
+    from ecov.harness.engine import default_cache_dir
 
     env = {**os.environ, "ECOV_CACHE_DIR": str(tmp_path / "cache"),
            "ECOV_RUNTIME_DIR": str(default_cache_dir() / "runtime")}
-    cmd = [sys.executable, "-m", "harness.cli.score", "--rtl", str(rtl), "--top", "TopModule",
+    cmd = [sys.executable, "-m", "ecov.harness.cli.score", "--rtl", str(rtl), "--top", "TopModule",
            "--instance", "dut", "--tb", str(tb), "--json"]
     out = subprocess.run(cmd, capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr

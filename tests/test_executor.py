@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
-
-from harness.engine import Engine, EngineConfig
-from harness.executor import ExecutorError, LocalExecutor, isolation_warning, make_executor
-from harness.records import Design, SourceFile
+from ecov.harness.engine import Engine, EngineConfig
+from ecov.harness.executor import ExecutorError, LocalExecutor, isolation_warning, make_executor
+from ecov.harness.records import Design, SourceFile
 
 DUT = """
 module inv(input logic a, output logic y);
@@ -55,7 +54,7 @@ def test_executor_errors_are_clear():
 
 
 def test_cli_refuses_ray_address_without_ray(tmp_path):
-    from harness.cli.eval import eval_cmd
+    from ecov.harness.cli.eval import eval_cmd
 
     r = CliRunner().invoke(eval_cmd, ["--model", "builtin/random", "--task-id", "prio_encoder", "--ray-address",
                                       "127.0.0.1:1", "--out", str(tmp_path / "run"), "--no-progress"])

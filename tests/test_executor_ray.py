@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
+from ecov.harness.executor import ExecutorError, RayExecutor
 
-from harness.executor import ExecutorError, RayExecutor
 from tests.ray_cluster import REPO, LocalCluster, task_processes
 
 ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'ecov[ray]' (CI installs it)")
@@ -40,7 +40,7 @@ def _env(cache: Path) -> dict[str, str]:
 
 def _eval_cmd(out: Path, *extra: str) -> list[str]:
     ids = [a for t in TASKS for a in ("--task-id", t)]
-    return [sys.executable, "-c", "from harness.cli.eval import main; main()", "--model", "builtin/random",
+    return [sys.executable, "-c", "from ecov.harness.cli.eval import main; main()", "--model", "builtin/random",
             "--mode", "direct", "-n", str(N), *ids, "--out", str(out), "--no-progress", *extra]
 
 
@@ -134,7 +134,7 @@ def test_verify_on_ray_rescores_a_local_run(cluster, local_run, tmp_path):
     """ecov-leaderboard verify --executor ray: every testbench built again on the cluster, all equal."""
     subs = tmp_path / "subs"
     env = _env(tmp_path / "cache")
-    lb = [sys.executable, "-c", "from leaderboard.cli import main; main()"]
+    lb = [sys.executable, "-c", "from ecov.leaderboard.cli import main; main()"]
     add = subprocess.run([*lb, "add", str(local_run), "--name", "local", "--model", "random", "--type", "baseline",
                           "--submissions", str(subs)], env=env, capture_output=True, text=True, timeout=120)
     assert add.returncode == 0, add.stdout + add.stderr
@@ -149,7 +149,7 @@ def test_verify_on_ray_rescores_a_local_run(cluster, local_run, tmp_path):
 
 def test_workers_that_score_differently_are_refused(cluster, tmp_path):
     """A worker with another Verilator/compiler/scoring version must not contribute figures."""
-    from harness.engine import Engine, EngineConfig
+    from ecov.harness.engine import Engine, EngineConfig
 
     engine = Engine(EngineConfig(cache_dir=tmp_path))
     ex = RayExecutor(engine, cluster.address)
@@ -165,6 +165,6 @@ def test_workers_that_score_differently_are_refused(cluster, tmp_path):
 
 
 def engine_design():
-    from harness.dataset import load_benchmark
+    from ecov.harness.dataset import load_benchmark
 
     return next(t for t in load_benchmark(None) if t.id == "prio_encoder").design

@@ -10,8 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from harness.sim.docker_backend import BASE, build_image
+from ecov.harness.sim.docker_backend import BASE, build_image
 
 pytestmark = pytest.mark.docker
 REPO = Path(__file__).resolve().parents[1]
@@ -61,7 +60,7 @@ def test_image_runs_ecov_eval_with_the_hosts_figures(image, tmp_path):
 
     host_out = tmp_path / "host"
     env = {**os.environ, "PYTHONPATH": str(REPO), "ECOV_CACHE_DIR": str(tmp_path / "cache")}
-    host = subprocess.run([sys.executable, "-c", "from harness.cli.eval import main; main()", "--model",
+    host = subprocess.run([sys.executable, "-c", "from ecov.harness.cli.eval import main; main()", "--model",
                            "builtin/random", "--mode", "direct", "--task-id", TASK, "--no-progress",
                            "--out", str(host_out)], env=env, capture_output=True, text=True, timeout=600)
     assert host.returncode == 0, host.stdout + host.stderr
@@ -76,7 +75,7 @@ def test_image_runs_bwrap_when_allowed(image):
     proc = subprocess.run(
         ["docker", "run", "--rm", "--security-opt", "seccomp=unconfined", "--security-opt",
          "systempaths=unconfined", image, "python3", "-c",
-         "from harness.sim.sandbox import make_sandbox; print(make_sandbox('auto').name)"],
+         "from ecov.harness.sim.sandbox import make_sandbox; print(make_sandbox('auto').name)"],
         capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "bwrap"

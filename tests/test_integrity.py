@@ -8,13 +8,12 @@ $finish, sandboxes) use real Verilator builds on a 4-bit counter and compare wit
 from __future__ import annotations
 
 import pytest
-
-from harness.engine import Engine, EngineConfig
-from harness.records import COMPILE_ERROR, CRASHED, NO_FINISH, OK, REJECTED, Design, SourceFile
-from harness.sim import integrity
-from harness.sim.coverage import CoveragePoint
-from harness.sim.rules import check_design
-from harness.sim.sandbox import BwrapSandbox, Sandbox, bwrap_available, make_sandbox
+from ecov.harness.engine import Engine, EngineConfig
+from ecov.harness.records import COMPILE_ERROR, CRASHED, NO_FINISH, OK, REJECTED, Design, SourceFile
+from ecov.harness.sim import integrity
+from ecov.harness.sim.coverage import CoveragePoint
+from ecov.harness.sim.rules import check_design
+from ecov.harness.sim.sandbox import BwrapSandbox, Sandbox, bwrap_available, make_sandbox
 
 COUNTER = """module counter(input clk, input rst, input en, output reg [3:0] q);
   reg [3:0] hidden;
@@ -214,7 +213,7 @@ def test_a_parameter_override_is_still_the_dut():
 
 def test_parameter_override_scores_on_a_real_build(engine):
     """An embedded design overridden away from its default (updown_counter WIDTH 6) runs and is counted."""
-    from harness.builders.embedded import load_suite
+    from ecov.harness.builders.embedded import load_suite
 
     task = next(t for t in load_suite() if t.id == "updown_counter")
     tb = """module tb;
@@ -321,7 +320,7 @@ def test_forge_in_every_sandbox(kind, tmp_path, honest):
     if kind == "bwrap" and not bwrap_available():
         pytest.skip("bubblewrap cannot create namespaces here")
     if kind == "docker":
-        from harness.sim.docker_backend import IMAGE, docker_available
+        from ecov.harness.sim.docker_backend import IMAGE, docker_available
 
         if not docker_available():
             pytest.skip("no Docker engine reachable")
@@ -340,7 +339,7 @@ def test_forge_in_every_sandbox(kind, tmp_path, honest):
 
 
 def test_auto_never_silently_degrades(monkeypatch):
-    import harness.sim.sandbox as sb
+    import ecov.harness.sim.sandbox as sb
 
     monkeypatch.setattr(sb, "bwrap_available", lambda: False)
     monkeypatch.setattr(sb.shutil, "which", lambda name: "/usr/bin/" + name if name == "bwrap" else None)
@@ -354,12 +353,11 @@ def test_auto_never_silently_degrades(monkeypatch):
 
 def test_verify_marks_a_forged_submission_failed(tmp_path, monkeypatch):
     """A submission whose rounds claim a score that the rules refuse fails, naming task/sample/round/rule."""
+    from ecov.harness.dataset import load_benchmark
+    from ecov.harness.records import ScoreResult
+    from ecov.harness.results import RunFolder
+    from ecov.leaderboard.verify import FAILED, engine_score_fn, verify_run
     from test_leaderboard import write_run
-
-    from harness.dataset import load_benchmark
-    from harness.records import ScoreResult
-    from harness.results import RunFolder
-    from leaderboard.verify import FAILED, engine_score_fn, verify_run
 
     task = next(t for t in load_benchmark("ecov-embedded") if t.id == "updown_counter")
     forged_tb = task.reference_tbs[0].content.replace("endmodule", "initial $root.tb.dut.count = 8'hff;\nendmodule",

@@ -16,26 +16,25 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
-from harness.dataset import dataset_hash, load_benchmark
-from harness.engine import Engine, EngineConfig, default_cache_dir
-from harness.feedback import render_feedback
-from harness.metrics import sample_from_rounds
-from harness.records import ScoreResult
-from harness.results import RoundRecord, RunConfig, RunFolder
-from harness.run import build_summary, verilator_version
-from leaderboard import plots
-from leaderboard.cli import main as cli
-from leaderboard.site import build_site, line_diff
-from leaderboard.stats import group_rounds, histogram
-from leaderboard.submission import (
+from ecov.harness.dataset import dataset_hash, load_benchmark
+from ecov.harness.engine import Engine, EngineConfig, default_cache_dir
+from ecov.harness.feedback import render_feedback
+from ecov.harness.metrics import sample_from_rounds
+from ecov.harness.records import ScoreResult
+from ecov.harness.results import RoundRecord, RunConfig, RunFolder
+from ecov.harness.run import build_summary, verilator_version
+from ecov.leaderboard import plots
+from ecov.leaderboard.cli import main as cli
+from ecov.leaderboard.site import build_site, line_diff
+from ecov.leaderboard.stats import group_rounds, histogram
+from ecov.leaderboard.submission import (
     SubmissionError,
     SubmissionMeta,
     add_submission,
     open_submission,
     run_digest,
 )
-from leaderboard.verify import DIFFERS, VERIFIED, compare_scores, verify_submission
+from ecov.leaderboard.verify import DIFFERS, VERIFIED, compare_scores, verify_submission
 
 TASK_ID = "updown_counter"
 
@@ -243,9 +242,9 @@ def test_verify_honest_submission_cli_without_cache(tmp_path, runs, task, scorer
 
 
 def test_ecov_eval_run_verifies(tmp_path, task, scorer):
-    """A run folder written by the real runner (harness.run, builtin/random model) verifies as is."""
-    from harness.models import get_model
-    from harness.run import run_eval
+    """A run folder written by the real runner (ecov.harness.run, builtin/random model) verifies as is."""
+    from ecov.harness.models import get_model
+    from ecov.harness.run import run_eval
 
     cfg = RunConfig(model="builtin/random", mode="agentic", agent="memoryless", benchmark="ecov-embedded",
                     dataset_hash=dataset_hash([task]), n_samples=1, max_rounds=2)
@@ -281,7 +280,7 @@ def test_verify_cli_reports_differences_and_exits_1(tmp_path, runs, scorer, monk
     summary["pass_rate"] = 100.0
     (dest / "run" / "summary.json").write_text(json.dumps(summary))
     # Score through the session's cached engine: these testbenches were simulated by the fixture already.
-    monkeypatch.setattr("leaderboard.verify.engine_score_fn", lambda: scorer)
+    monkeypatch.setattr("ecov.leaderboard.verify.engine_score_fn", lambda: scorer)
     r = CliRunner().invoke(cli, ["verify", str(dest), "-q"])
     assert r.exit_code == 1
     assert "DIFFERS" in r.output

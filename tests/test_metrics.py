@@ -4,11 +4,10 @@ from itertools import combinations
 from math import isclose
 
 import pytest
-
-from harness.metrics import pass_at_k, sample_from_rounds, summarize
-from harness.records import ScoreResult
-from harness.report import format_summary
-from harness.results import RoundRecord, SampleRecord
+from ecov.harness.metrics import pass_at_k, sample_from_rounds, summarize
+from ecov.harness.records import ScoreResult
+from ecov.harness.report import format_summary
+from ecov.harness.results import RoundRecord, SampleRecord
 
 
 def brute_pass_at_k(outcomes: list[bool], k: int) -> float:

@@ -6,9 +6,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from fake_openai import FakeOpenAIServer
-
-from harness.models import (
+from ecov.harness.models import (
     Completion,
     MissingKeyError,
     ModelError,
@@ -16,9 +14,10 @@ from harness.models import (
     UnknownModelError,
     get_model,
 )
-from harness.models.cache import ResponseCache, default_cache_dir, request_key
-from harness.results import RoundRecord, RunConfig, RunFolder
-from harness.tasks import Task
+from ecov.harness.models.cache import ResponseCache, default_cache_dir, request_key
+from ecov.harness.results import RoundRecord, RunConfig, RunFolder
+from ecov.harness.tasks import Task
+from fake_openai import FakeOpenAIServer
 
 TASK = Task("suite/demo", "suite", [], [], "demo", "uut", "write a testbench", [])
 FAST = {"backoff_base": 0.01, "backoff_max": 0.05}
@@ -36,7 +35,7 @@ def no_keys(monkeypatch):
 
 
 def litellm_prices(model: str) -> tuple[float, float]:
-    from harness.models.litellm_model import import_litellm
+    from ecov.harness.models.litellm_model import import_litellm
 
     entry = import_litellm().model_cost[model]
     return entry["input_cost_per_token"], entry["output_cost_per_token"]

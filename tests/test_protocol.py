@@ -8,18 +8,17 @@ from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
+from ecov.harness.agent import AgentConfig
+from ecov.harness.cli.eval import eval_cmd
+from ecov.harness.dataset import save_tasks
+from ecov.harness.models import get_model
+from ecov.harness.prompts import LLM4COV_SYSTEM
+from ecov.harness.protocol import DEFAULT_PROTOCOL, LLM4COV
+from ecov.harness.records import COMPILE_ERROR, OK, REJECTED
+from ecov.harness.results import RunConfig, RunFolder
+from ecov.harness.run import RunMismatch, run_eval
 from fake_openai import FakeOpenAIServer
 from test_eval_e2e import GOOD, NO_CODE, SYNTAX_BAD, WEAK, engine_score, fake_model, make_task, run_config
-
-from harness.agent import AgentConfig
-from harness.cli.eval import eval_cmd
-from harness.dataset import save_tasks
-from harness.models import get_model
-from harness.prompts import LLM4COV_SYSTEM
-from harness.protocol import DEFAULT_PROTOCOL, LLM4COV
-from harness.records import COMPILE_ERROR, OK, REJECTED
-from harness.results import RunConfig, RunFolder
-from harness.run import RunMismatch, run_eval
 
 
 def l4c(tb: str) -> str:
@@ -154,8 +153,8 @@ def test_cli_builtin_random_runs_llm4cov_by_default(tmp_path, monkeypatch):
 
 def test_testbench_language_seam_keeps_the_protocol_rules():
     """Another track (cocotb) brings its prompts and parser; the protocol still refuses cut-off answers."""
-    from harness.agent import tb_io
-    from harness.protocol import ECOV
+    from ecov.harness.agent import tb_io
+    from ecov.harness.protocol import ECOV
 
     task = make_task("seam")
     py = "test_dut.py\n```python\nimport cocotb\n\n@cocotb.test()\nasync def t(dut):\n    pass\n```\n"

@@ -1,7 +1,7 @@
 """Results tables, paired comparison, the random-hard record and builtin/reference (issue 15).
 
 Run folders here are written as ecov-eval writes them (RunFolder, RoundRecord, SampleRecord from
-harness.metrics) with constructed scores, so every expected number is known by hand; the end-to-end test
+ecov.harness.metrics) with constructed scores, so every expected number is known by hand; the end-to-end test
 at the bottom runs builtin/reference and builtin/random through the real engine.
 """
 
@@ -13,16 +13,21 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
-
-from harness.baseline import RandomBaseline, from_runs, random_baseline_cmd, random_hard_summary, record_path
-from harness.cli.eval import compare_cmd, export_cmd
-from harness.compare import CompareError, compare_runs, mcnemar_exact, paired_bootstrap, protocol_of
-from harness.metrics import sample_from_rounds
-from harness.models import get_model
-from harness.models.base import ModelError, ModelRequest
-from harness.parse import parse_response
-from harness.records import ScoreResult, SourceFile
-from harness.results import (
+from ecov.harness.baseline import (
+    RandomBaseline,
+    from_runs,
+    random_baseline_cmd,
+    random_hard_summary,
+    record_path,
+)
+from ecov.harness.cli.eval import compare_cmd, export_cmd
+from ecov.harness.compare import CompareError, compare_runs, mcnemar_exact, paired_bootstrap, protocol_of
+from ecov.harness.metrics import sample_from_rounds
+from ecov.harness.models import get_model
+from ecov.harness.models.base import ModelError, ModelRequest
+from ecov.harness.parse import parse_response
+from ecov.harness.records import ScoreResult, SourceFile
+from ecov.harness.results import (
     RoundRecord,
     RunConfig,
     RunFolder,
@@ -242,8 +247,8 @@ def test_random_baseline_record_from_runs(tmp_path):
 
 
 def test_embedded_suite_record_matches_the_suite():
-    from harness.baseline import load_random_baseline
-    from harness.dataset import dataset_hash, load_benchmark
+    from ecov.harness.baseline import load_random_baseline
+    from ecov.harness.dataset import dataset_hash, load_benchmark
 
     rec = load_random_baseline("ecov-embedded")
     tasks = load_benchmark(None)
@@ -256,8 +261,8 @@ def test_embedded_suite_record_matches_the_suite():
 
 
 def test_reference_model_answers_with_the_reference_and_prompts_never_show_it():
-    from harness.dataset import load_benchmark
-    from harness.prompts import build_messages
+    from ecov.harness.dataset import load_benchmark
+    from ecov.harness.prompts import build_messages
 
     task = next(t for t in load_benchmark(None) if t.id == "updown_counter")
     model = get_model("builtin/reference")
@@ -283,10 +288,10 @@ def test_random_baseline_command_and_reference_win_end_to_end(tmp_path, monkeypa
     """On a one-task built benchmark (lock_fsm, which random stimulus fails), scored by Verilator:
     `ecov-data random-baseline` runs builtin/random and records the task as random-hard; builtin/reference
     passes it, its summary carries pass % on random-hard tasks, and compare reports the reference's win."""
-    from harness.cli.eval import _load_tasks, slug
-    from harness.dataset import dataset_hash, save_tasks
-    from harness.report import format_summary
-    from harness.run import run_eval
+    from ecov.harness.cli.eval import _load_tasks, slug
+    from ecov.harness.dataset import dataset_hash, save_tasks
+    from ecov.harness.report import format_summary
+    from ecov.harness.run import run_eval
 
     monkeypatch.setenv("ECOV_CACHE_DIR", str(tmp_path / "cache"))
     bench = tmp_path / "bench"

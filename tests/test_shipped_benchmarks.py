@@ -12,10 +12,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-
-from harness.builders import BUILDERS, DEFAULT_SOURCES
-from harness.calibrate import rule_percent, target_key
-from harness.dataset import dataset_hash, load_benchmark, read_manifest, shipped_dir
+from ecov.harness.builders import BUILDERS, DEFAULT_SOURCES
+from ecov.harness.calibrate import rule_percent, target_key
+from ecov.harness.dataset import dataset_hash, load_benchmark, read_manifest, shipped_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ("cvdp-ecov", "autoeval-ecov")
@@ -83,7 +82,7 @@ def test_cvdp_lowered_targets_come_with_a_note_of_unreachable_points():
 
 
 def test_cvdp_references_are_never_in_a_prompt():
-    from harness.prompts import build_messages
+    from ecov.harness.prompts import build_messages
 
     t = next(iter(load_benchmark("cvdp-ecov")))
     text = json.dumps(build_messages(t))

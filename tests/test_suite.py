@@ -13,11 +13,10 @@ import re
 from pathlib import Path
 
 import pytest
-
-from harness.builders.embedded import load_suite, suite_root
-from harness.engine import Engine, EngineConfig
-from harness.records import ALL_METRICS, OK
-from harness.sim.rules import check_testbench, module_names
+from ecov.harness.builders.embedded import load_suite, suite_root
+from ecov.harness.engine import Engine, EngineConfig
+from ecov.harness.records import ALL_METRICS, OK
+from ecov.harness.sim.rules import check_testbench, module_names
 
 SUITE = Path(str(suite_root()))
 TASK_DIRS = sorted(d for d in SUITE.iterdir() if (d / "task.json").is_file())

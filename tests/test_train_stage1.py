@@ -3,7 +3,7 @@ trainers/configs/stage1_tiny_cpu.yaml`:
 
 a recorded `ecov-eval --mode direct -n 4` run of a scripted "student" -> selection (xrun_fail, worst;
 no median: the spread is 0.0994, not > 0.1) -> 2 rollouts x 2 rounds per state by a scripted
-OpenAI-compatible "teacher" on 127.0.0.1, through harness.agent.run_sample and the real engine -> the
+OpenAI-compatible "teacher" on 127.0.0.1, through ecov.harness.agent.run_sample and the real engine -> the
 released rejection rule (fix kept, per-metric decrease rejected, one row per task) -> curation,
 contamination against the embedded suite, token-length limit -> dataset/ (parquet + card) -> a few real
 SFT steps (trl SFTTrainer) on a tiny random model whose tokenizer is trained here on the task's text.
@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from ecov.harness.prompts import build_messages
+from ecov.trainers.cli import main
 from fake_openai import FakeOpenAIServer
 from test_trainers import (
     CONFIGS,
@@ -31,9 +33,6 @@ from test_trainers import (
     make_task,
     record_direct_run,
 )
-
-from harness.prompts import build_messages
-from trainers.cli import main
 
 pytest.importorskip("trl")
 pytest.importorskip("peft")
@@ -118,7 +117,7 @@ def test_stage1_end_to_end(stage1):
     direct = {r.sample: r for r in run.rounds()}
     assert teacher_requests[0]["messages"] == eval_prompt(task, SYNTAX_BAD, direct[0].feedback)
     assert teacher_requests[4]["messages"] == eval_prompt(task, WEAK, direct[1].feedback)
-    from harness.results import RunFolder
+    from ecov.harness.results import RunFolder
 
     rollouts = RunFolder(out / "rollouts")
     assert rollouts.read_config().max_rounds == 3 and len(rollouts.samples()) == 4
@@ -153,7 +152,7 @@ def test_stage1_end_to_end(stage1):
         assert source_file in card, source_file
     assert "| rows in the dataset | 1 |" in card and "metric_decreased 1" in card
     assert "rows kept after contamination filter (16 evaluation tasks) | 1 |" in card
-    from harness.cli.data import main as data_main
+    from ecov.harness.cli.data import main as data_main
 
     pub = CliRunner().invoke(data_main, ["publish", str(out / "dataset"), "--repo-id", "me/rows", "--dry-run"])
     assert pub.exit_code == 0 and pub.output.strip() == card.strip()

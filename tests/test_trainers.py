@@ -1,6 +1,6 @@
 """trainers/: synthesis from a real recorded run, curation, worst-state sampling, coverage-guided rejection.
 
-The "student" run is a real ecov-eval run (harness.run.run_eval) against a scripted OpenAI-compatible
+The "student" run is a real ecov-eval run (ecov.harness.run.run_eval) against a scripted OpenAI-compatible
 server on 127.0.0.1 and the real engine. The scripted answers are chosen so that the engine compiles
 only four distinct testbenches (WEAK, MID, GOOD, SYNTAX_BAD); every other score is a cache hit.
 tests/test_train_stage1.py imports the design and the run builder from here.
@@ -14,21 +14,20 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from ecov.harness.engine import Engine, EngineConfig
+from ecov.harness.models import get_model
+from ecov.harness.prompts import build_messages
+from ecov.harness.records import COMPILE_ERROR, OK, SourceFile, Target
+from ecov.harness.results import RunConfig, RunFolder
+from ecov.harness.run import run_eval
+from ecov.harness.tasks import Task
+from ecov.trainers.cli import main
+from ecov.trainers.config import ConfigError, config_from_dict, load_config
+from ecov.trainers.curate import curate, validate_rows
+from ecov.trainers.rejection import BELOW_TAU, KEPT, NOT_BEST, PARSE_ERROR, rejection_rows
+from ecov.trainers.sampling import select_states
+from ecov.trainers.synth import Row, State, states_from_run, trajectory_rows, write_tasks
 from fake_openai import FakeOpenAIServer
-
-from harness.engine import Engine, EngineConfig
-from harness.models import get_model
-from harness.prompts import build_messages
-from harness.records import COMPILE_ERROR, OK, SourceFile, Target
-from harness.results import RunConfig, RunFolder
-from harness.run import run_eval
-from harness.tasks import Task
-from trainers.cli import main
-from trainers.config import ConfigError, config_from_dict, load_config
-from trainers.curate import curate, validate_rows
-from trainers.rejection import BELOW_TAU, KEPT, NOT_BEST, PARSE_ERROR, rejection_rows
-from trainers.sampling import select_states
-from trainers.synth import Row, State, states_from_run, trajectory_rows, write_tasks
 
 CONFIGS = Path(__file__).resolve().parents[1] / "trainers" / "configs"
 
@@ -100,7 +99,7 @@ tb.sv
 NO_CODE = "First I would read the specification and list the corner cases of the counter."
 
 
-# Where runs carry an evaluation protocol (harness.protocol), the scripted runs here use "ecov": an
+# Where runs carry an evaluation protocol (ecov.harness.protocol), the scripted runs here use "ecov": an
 # unusable answer spends its round instead of being asked again, so the scripts stay in step.
 PROTOCOL = {"protocol": "ecov"} if "protocol" in RunConfig.__dataclass_fields__ else {}
 
@@ -197,7 +196,7 @@ def engine():
 def test_trajectory_rows_use_the_evaluation_prompts(student):
     task, run, _ = student
     rows, stats = trajectory_rows(run, {task.id: task})
-    # 4 rounds recorded -> 4 rows, each prompt rebuilt by harness.prompts equal to the chat that was sent.
+    # 4 rounds recorded -> 4 rows, each prompt rebuilt by ecov.harness.prompts equal to the chat that was sent.
     assert stats.rounds == 4 and stats.rows == 4
     assert stats.prompt_checked == 4 and stats.prompt_mismatch == 0, stats.mismatch_keys
     by = {(r.state["sample"], r.meta["round"]): r for r in rows}
@@ -294,7 +293,7 @@ def test_rejection_keeps_the_best_revision_above_tau(student, engine, tmp_path, 
     report = [json.loads(line) for line in (tmp_path / "rejection.jsonl").read_text().splitlines()]
     assert [r["reason"] for r in report] == reasons and all("gain" in r for r in report)
     # A tau above every gain keeps nothing.
-    from trainers.rejection import judge
+    from ecov.trainers.rejection import judge
 
     for c in cands:
         c.reason = c.reason if c.reason in (PARSE_ERROR,) else ""
@@ -306,7 +305,7 @@ def test_rejection_concurrent_requests_and_model_errors(student, engine, monkeyp
     task, run, _ = student
     monkeypatch.setenv("OPENAI_API_KEY", "dummy")
     weak = select_states(states_from_run(run, {task.id: task}), budget=1)
-    from harness.models.litellm_model import api_seed
+    from ecov.harness.models.litellm_model import api_seed
 
     answers = [full(GOOD), {"status": 400}, PATCH_WEAK_TO_MID, full(GOOD, "Again.")]
     by_seed = {api_seed(11 + k, k): a for k, a in enumerate(answers)}  # revision k asks with seed 11 + k
@@ -385,7 +384,7 @@ def _direct(task: str, sample: int, cov: float, status: str = OK, passed: bool =
 
 
 def test_released_selection_fail_worst_median():
-    from trainers.selection import select_released, select_states_llm4cov
+    from ecov.trainers.selection import select_released, select_states_llm4cov
 
     def pick(entries, **kw):
         return [(s.sample, s.selected_as) for s in select_released(entries, **kw)]
@@ -414,7 +413,7 @@ def test_released_selection_fail_worst_median():
 
 
 def _res(status: str = OK, line: float = 50, branch: float = 50, toggle: float = 50, expr: float = 100):
-    from harness.records import ScoreResult
+    from ecov.harness.records import ScoreResult
 
     if status not in (OK, "no_finish"):
         return ScoreResult(status=status, instance="uut", errors=["%Error: boom"])
@@ -425,8 +424,8 @@ def _res(status: str = OK, line: float = 50, branch: float = 50, toggle: float =
 
 
 def _rollout(task: str, sample: int, results: list, rep: int = 0):
-    from harness.results import RoundRecord
-    from trainers.rollouts import Rollout
+    from ecov.harness.results import RoundRecord
+    from ecov.trainers.rollouts import Rollout
 
     rounds = []
     for r, res in enumerate(results):
@@ -438,7 +437,7 @@ def _rollout(task: str, sample: int, results: list, rep: int = 0):
 
 
 def test_released_rejection_rules_and_one_row_per_task():
-    from trainers.improvement import keep_best, rows_from, transitions
+    from ecov.trainers.improvement import keep_best, rows_from, transitions
 
     ros = [
         # a, rollout 0: overall +2.5 points but branch falls 60 -> 50: rejected though overall rose.
@@ -472,9 +471,9 @@ def test_released_rejection_rules_and_one_row_per_task():
 
 
 def test_contamination_drops_an_overlapping_design():
-    from harness.dataset import load_benchmark
-    from trainers.contamination import ContaminationIndex
-    from trainers.curate import Curation, drop_contaminated
+    from ecov.harness.dataset import load_benchmark
+    from ecov.trainers.contamination import ContaminationIndex
+    from ecov.trainers.curate import Curation, drop_contaminated
 
     suite = {t.id: t for t in load_benchmark("ecov-embedded")}
     fifo = next(t for t in suite.values() if t.id.endswith("sync_fifo"))
@@ -502,7 +501,7 @@ def test_contamination_drops_an_overlapping_design():
 
 
 def test_resample_proportional_as_released_and_equal():
-    from trainers.resample import resample
+    from ecov.trainers.resample import resample
 
     rows = [Row("t", 1, [], f"{src}{i}", {"source": src}, "m", {}) for src, n in (("a", 6), ("b", 2)) for i in range(n)]
     assert resample(rows).rows == rows  # total -1: as is
@@ -516,7 +515,7 @@ def test_resample_proportional_as_released_and_equal():
 
 
 def test_rules_injection_is_stripped_from_rows():
-    from trainers.inject import EXPERT_RULES, inject_rules, strip_rules
+    from ecov.trainers.inject import EXPERT_RULES, inject_rules, strip_rules
 
     task = inject_rules(make_task())
     msgs = eval_prompt(task)
@@ -535,7 +534,7 @@ def direct(tmp_path_factory):
 
 
 def test_direct_states_and_agentic_runs_refused(direct, student):
-    from trainers.selection import NotDirectRun, direct_states, select_states_llm4cov
+    from ecov.trainers.selection import NotDirectRun, direct_states, select_states_llm4cov
 
     task, run, _ = direct
     states, stats = direct_states(run, {task.id: task})

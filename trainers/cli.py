@@ -11,9 +11,8 @@ import json
 import sys
 
 import click
-
-from harness.executor import executor_from_options, executor_options
-from trainers.config import ConfigError, StageConfig, load_config
+from ecov.harness.executor import executor_from_options, executor_options
+from ecov.trainers.config import ConfigError, StageConfig, load_config
 
 _config_opt = click.option("--config", "config_path", required=True, type=click.Path(dir_okay=False),
                            help="Stage config (YAML), e.g. trainers/configs/stage1.yaml.")
@@ -21,10 +20,10 @@ _config_opt = click.option("--config", "config_path", required=True, type=click.
 
 def _input_errors() -> tuple[type[Exception], ...]:
     """Errors that mean the config points at something missing or wrong: usage errors (exit 2)."""
-    from harness.dataset import BenchmarkNotFound
-    from harness.models import MissingKeyError, UnknownModelError
-    from trainers.selection import NotDirectRun
-    from trainers.synth import NoTasks
+    from ecov.harness.dataset import BenchmarkNotFound
+    from ecov.harness.models import MissingKeyError, UnknownModelError
+    from ecov.trainers.selection import NotDirectRun
+    from ecov.trainers.synth import NoTasks
 
     return (FileNotFoundError, BenchmarkNotFound, MissingKeyError, UnknownModelError, NoTasks, NotDirectRun)
 
@@ -68,7 +67,7 @@ def main() -> None:
 @executor_options
 def synth(config_path: str, executor: str, ray_address: str | None) -> None:
     """Build the stage's training rows (no SFT): writes rows.jsonl, curation.json and reports."""
-    from trainers.stages import make_engine, synth_stage
+    from ecov.trainers.stages import make_engine, synth_stage
 
     cfg = _load(config_path)
     scorer = executor_from_options(executor, ray_address, make_engine())
@@ -87,8 +86,8 @@ def synth(config_path: str, executor: str, ray_address: str | None) -> None:
               help="Rows to train on (default: OUTPUT_DIR/rows.jsonl from `synth`).")
 def sft(config_path: str, rows_path: str | None) -> None:
     """Fine-tune student.init (or student.base) on the stage's rows."""
-    from trainers.stages import sft_stage
-    from trainers.synth import read_rows
+    from ecov.trainers.stages import sft_stage
+    from ecov.trainers.synth import read_rows
 
     cfg = _load(config_path)
     _need_train_extra()
@@ -96,7 +95,7 @@ def sft(config_path: str, rows_path: str | None) -> None:
         rows = read_rows(rows_path) if rows_path else read_rows(cfg.out / "rows.jsonl")
     except FileNotFoundError as e:
         raise _bad_input(e) from None
-    from trainers.sft import MixedStagesError
+    from ecov.trainers.sft import MixedStagesError
 
     try:
         summary = sft_stage(cfg, rows, log=_log)
@@ -114,14 +113,14 @@ def sft(config_path: str, rows_path: str | None) -> None:
 @click.option("--no-sft", is_flag=True, help="Stop after curation (same as sft.enabled: false).")
 def stage(config_path: str, no_sft: bool) -> None:
     """Run a whole stage: synth/sample -> reject -> curate -> SFT."""
-    from trainers.stages import run_stage
+    from ecov.trainers.stages import run_stage
 
     cfg = _load(config_path)
     if no_sft:
         cfg.sft.enabled = False
     if cfg.sft.enabled:
         _need_train_extra()
-    from trainers.sft import MixedStagesError
+    from ecov.trainers.sft import MixedStagesError
 
     try:
         summary = run_stage(cfg, log=_log)

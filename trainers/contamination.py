@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harness.tasks import Task
+from ecov.harness.tasks import Task
 
 
 class _Whitespace:

@@ -12,9 +12,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.records import COMPILE_ERROR, INFRA_ERROR, OK, REJECTED, ScoreResult
-from harness.tasks import Task
-from trainers.synth import Row, coverage_of
+from ecov.harness.records import COMPILE_ERROR, INFRA_ERROR, OK, REJECTED, ScoreResult
+from ecov.harness.tasks import Task
+from ecov.trainers.synth import Row, coverage_of
 
 NOT_COMPILED = (REJECTED, COMPILE_ERROR, INFRA_ERROR)
 
@@ -89,8 +89,8 @@ def curate(rows: list[Row], require: str = "compile", dedupe: bool = True) -> Cu
 def validate_rows(rows: list[Row], tasks: dict[str, Task], engine, seed: int = 1,
                   coverage: str = "overall") -> None:
     """Parse each response against the testbench its prompt showed and score it; update row.meta."""
-    from harness.parse import module_names, parse_response
-    from trainers.scoring import as_scorer
+    from ecov.harness.parse import module_names, parse_response
+    from ecov.trainers.scoring import as_scorer
 
     for row in rows:
         task = tasks[row.task_id]
@@ -125,7 +125,7 @@ def drop_contaminated(cur: Curation, tasks: dict[str, Task], index) -> None:
 def drop_too_long(cur: Curation, tasks: dict[str, Task], tok, max_tokens: int = 0, rtl_max: int = 0,
                   rtl_min: int = 0) -> dict[str, Any]:
     """Drop rows over ``max_tokens`` and rows of designs outside the RTL token bounds; return measurements."""
-    from trainers.length import row_tokens, rtl_tokens
+    from ecov.trainers.length import row_tokens, rtl_tokens
 
     kept, longest, rtl = [], 0, {}
     for row in cur.kept:

@@ -14,9 +14,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from harness.atomic import write_text_atomic
-from trainers.config import StageConfig
-from trainers.synth import Row
+from ecov.harness.atomic import write_text_atomic
+from ecov.trainers.config import StageConfig
+from ecov.trainers.synth import Row
 
 KIND = "ecov-train-rows"
 DATA_FILE = "data/train.parquet"
@@ -50,7 +50,7 @@ def rules(cfg: StageConfig) -> list[tuple[str, str, str]]:
                         f"{RELEASED} scripts/select_direct_infer_samples_ablation.py"))
         out += [
             ("rollouts", f"{ro.repetitions} rollouts per state, {ro.rounds} model rounds after the state, through "
-                         f"harness.agent.run_sample (agent options {json.dumps({'agent': 'memoryless', **ro.agent})})",
+                         f"ecov.harness.agent.run_sample (agent options {json.dumps({'agent': 'memoryless', **ro.agent})})",
              f"{RELEASED} scripts/batch_query_agentic_round.py (--agentic-rounds 3, --gen-repetitions 2)"),
             ("rollouts", "expert rules " + ("injected into the task text" if ro.inject_rules else "not injected")
              + " during rollouts", f"{RELEASED} src/llm4cov/syn_data_gen/prompt_inject.py (SYN_PROMPT_INJECTION)"),

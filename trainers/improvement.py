@@ -25,10 +25,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.records import ScoreResult
-from trainers.inject import strip_rules
-from trainers.rollouts import Rollout
-from trainers.synth import Row
+from ecov.harness.records import ScoreResult
+from ecov.trainers.inject import strip_rules
+from ecov.trainers.rollouts import Rollout
+from ecov.trainers.synth import Row
 
 KEPT = "kept"
 NOT_BEST = "not_best"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from harness.tasks import Task
+from ecov.harness.tasks import Task
 
 EXPERT_RULES = """<generation_rules>
 Rules for the testbench (from experienced verification engineers):

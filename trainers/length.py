@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.tasks import Task
-from trainers.synth import Row
+from ecov.harness.tasks import Task
+from ecov.trainers.synth import Row
 
 
 @dataclass

@@ -21,10 +21,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.records import OK, ScoreResult
-from harness.tasks import Task
-from trainers.scoring import as_scorer
-from trainers.synth import Row, State, coverage_of
+from ecov.harness.records import OK, ScoreResult
+from ecov.harness.tasks import Task
+from ecov.trainers.scoring import as_scorer
+from ecov.trainers.synth import Row, State, coverage_of
 
 # Candidate outcomes, in the report's ``reason`` field.
 KEPT = "kept"
@@ -89,7 +89,7 @@ def ask(reviser, requests: list, concurrency: int = 1) -> list:
     """Completions for ``requests`` in order; a ModelError stands in for a failed one."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from harness.models import ModelError
+    from ecov.harness.models import ModelError
 
     def one(req):
         try:
@@ -107,10 +107,10 @@ def revise_state(state: State, task: Task, reviser, engine, k: int, tau: float, 
                  coverage: str = "overall", concurrency: int = 1) -> tuple[list[Candidate], list[dict[str, str]]]:
     """Sample K revisions of one state (``concurrency`` requests in flight), parse and score each in
     order, and judge them. Returns (candidates, prompt)."""
-    from harness.agent import safe_score
-    from harness.models import ModelError, ModelRequest
-    from harness.parse import module_names, parse_response
-    from harness.prompts import build_messages
+    from ecov.harness.agent import safe_score
+    from ecov.harness.models import ModelError, ModelRequest
+    from ecov.harness.parse import module_names, parse_response
+    from ecov.harness.prompts import build_messages
 
     # The ecov recipe is ECov's earlier loop: its prompt and its parser (full files or patch hunks).
     prompt = build_messages(task, testbench=state.testbench, feedback=state.feedback, protocol="ecov")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from trainers.synth import Row
+from ecov.trainers.synth import Row
 
 
 @dataclass

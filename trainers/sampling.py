@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 
-from trainers.synth import State
+from ecov.trainers.synth import State
 
 
 def dedupe_states(states: list[State]) -> list[State]:

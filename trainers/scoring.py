@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from harness.records import Design, ScoreResult
+from ecov.harness.records import Design, ScoreResult
 
 Scorer = Callable[[Design, str, int], ScoreResult]
 
 
 def make_engine():
-    from harness.engine import Engine, EngineConfig
+    from ecov.harness.engine import Engine, EngineConfig
 
     return Engine(EngineConfig())
 

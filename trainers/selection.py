@@ -29,10 +29,10 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from harness.records import INFRA_ERROR
-from harness.results import RunFolder
-from harness.tasks import Task
-from trainers.synth import State, coverage_of, trajectories
+from ecov.harness.records import INFRA_ERROR
+from ecov.harness.results import RunFolder
+from ecov.harness.tasks import Task
+from ecov.trainers.synth import State, coverage_of, trajectories
 
 XRUN_FAIL, WORST, MEDIAN, BEST, RANDOM = "xrun_fail", "worst", "median", "best", "random"
 

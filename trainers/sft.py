@@ -19,8 +19,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from trainers.config import SFTConfig
-from trainers.synth import Row
+from ecov.trainers.config import SFTConfig
+from ecov.trainers.synth import Row
 
 
 class MixedStagesError(ValueError):

@@ -27,20 +27,28 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.results import RunFolder, write_json_atomic
-from trainers.config import ModelConfig, StageConfig
-from trainers.curate import Curation, curate, drop_contaminated, drop_too_long, validate_rows
-from trainers.rejection import Candidate, rejection_rows
-from trainers.sampling import select_states
-from trainers.scoring import make_engine, make_scorer
-from trainers.synth import Row, State, load_tasks, read_rows, states_from_run, trajectory_rows, write_rows
+from ecov.harness.results import RunFolder, write_json_atomic
+from ecov.trainers.config import ModelConfig, StageConfig
+from ecov.trainers.curate import Curation, curate, drop_contaminated, drop_too_long, validate_rows
+from ecov.trainers.rejection import Candidate, rejection_rows
+from ecov.trainers.sampling import select_states
+from ecov.trainers.scoring import make_engine, make_scorer
+from ecov.trainers.synth import (
+    Row,
+    State,
+    load_tasks,
+    read_rows,
+    states_from_run,
+    trajectory_rows,
+    write_rows,
+)
 
 __all__ = ["make_engine", "make_reviser", "run_stage", "sft_stage", "synth_stage"]
 
 
 def make_reviser(cfg: ModelConfig):
     """The LiteLLM model that writes revisions (``hosted_vllm/...`` or ``openai/...`` + api_base for vLLM)."""
-    from harness.models import get_model
+    from ecov.harness.models import get_model
 
     return get_model(cfg.model, api_base=cfg.api_base, temperature=cfg.temperature, top_p=cfg.top_p,
                      max_tokens=cfg.max_tokens, timeout=cfg.timeout, extra=None if cfg.cache else {"cache": False})
@@ -108,9 +116,9 @@ def synth_stage(cfg: StageConfig, *, engine=None, reviser=None, log=print) -> Sy
 
 
 def _llm4cov(cfg, tasks, runs, result, counts, engine, reviser, log) -> None:
-    from trainers.improvement import keep_best, rows_from, transitions, write_report
-    from trainers.rollouts import run_rollouts
-    from trainers.selection import direct_states, select_states_llm4cov
+    from ecov.trainers.improvement import keep_best, rows_from, transitions, write_report
+    from ecov.trainers.rollouts import run_rollouts
+    from ecov.trainers.selection import direct_states, select_states_llm4cov
 
     per_run = {}
     for run in runs:
@@ -196,7 +204,7 @@ def _eval_tasks(cfg: StageConfig):
     ct = cfg.curation.contamination
     if ct.eval_path:
         return list(load_tasks(path=ct.eval_path).values())
-    from harness.dataset import load_benchmark
+    from ecov.harness.dataset import load_benchmark
 
     return list(load_benchmark(ct.eval_benchmark, ct.eval_split))
 
@@ -215,8 +223,8 @@ def _source_info(runs: list[RunFolder]) -> list[dict[str, Any]]:
 
 def _curate(cfg: StageConfig, tasks, runs, result: SynthOutcome, counts: dict[str, Any], log) -> None:
     """Execution-validated curation, contamination, length limits, resampling; rows.jsonl and dataset/."""
-    from trainers.dataset import render_card, write_dataset
-    from trainers.resample import resample
+    from ecov.trainers.dataset import render_card, write_dataset
+    from ecov.trainers.resample import resample
 
     c, out = cfg.curation, cfg.out
     cur = curate(result.rows, c.require, c.dedupe)
@@ -224,7 +232,7 @@ def _curate(cfg: StageConfig, tasks, runs, result: SynthOutcome, counts: dict[st
     extra: dict[str, Any] = {}
     ct = c.contamination
     if ct.eval_benchmark or ct.eval_path or ct.ids:
-        from trainers.contamination import ContaminationIndex
+        from ecov.trainers.contamination import ContaminationIndex
 
         index = ContaminationIndex(_eval_tasks(cfg) if (ct.eval_benchmark or ct.eval_path) else [],
                                    ct.threshold, ct.files, ct.ids)
@@ -234,7 +242,7 @@ def _curate(cfg: StageConfig, tasks, runs, result: SynthOutcome, counts: dict[st
         counts[f"rows kept after contamination filter ({index.eval_count} evaluation tasks)"] = len(cur.kept)
     ln = c.length
     if ln.max_tokens or ln.rtl_max_tokens or ln.rtl_min_tokens:
-        from trainers.length import load_tokenizer
+        from ecov.trainers.length import load_tokenizer
 
         name = ln.tokenizer or cfg.student.start
         extra["length"] = {"tokenizer": name, **drop_too_long(cur, tasks, load_tokenizer(name), ln.max_tokens,
@@ -269,7 +277,7 @@ def _curate(cfg: StageConfig, tasks, runs, result: SynthOutcome, counts: dict[st
 
 
 def sft_stage(cfg: StageConfig, rows: list[Row] | None = None, log=print):
-    from trainers.sft import train
+    from ecov.trainers.sft import train
 
     if rows is None:
         rows = read_rows(cfg.out / "rows.jsonl")

@@ -40,10 +40,10 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from harness.dataset import load_benchmark
-from harness.engine import Engine, EngineConfig
-from harness.sim.rules import module_names
-from harness.sim.verilator import BuildOptions, find_top, verilator_root
+from ecov.harness.dataset import load_benchmark
+from ecov.harness.engine import Engine, EngineConfig
+from ecov.harness.sim.rules import module_names
+from ecov.harness.sim.verilator import BuildOptions, find_top, verilator_root
 
 # The engine before object reuse: one unity file, the testbench instrumented, one compiler.
 UNITY = BuildOptions(output_split=0, object_cache=False, tb_coverage=True, jobs=1)

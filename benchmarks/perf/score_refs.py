@@ -19,8 +19,8 @@ FIGURES = ("status", "coverage", "overall", "uncovered", "uncovered_total", "err
 
 
 def score_all(bench: str, out: Path, limit: int | None) -> None:
-    from harness.dataset import load_benchmark
-    from harness.engine import Engine, EngineConfig
+    from ecov.harness.dataset import load_benchmark
+    from ecov.harness.engine import Engine, EngineConfig
 
     out.mkdir(parents=True, exist_ok=True)
     eng = Engine(EngineConfig(use_cache=False))

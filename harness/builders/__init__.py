@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from harness.builders import autoeval, cvdp, embedded
-from harness.builders.common import BuildResult, Skipped, SourceError
+from ecov.harness.builders import autoeval, cvdp, embedded
+from ecov.harness.builders.common import BuildResult, Skipped, SourceError
 
 BUILDERS: dict[str, Callable[..., BuildResult]] = {
     cvdp.BENCHMARK: cvdp.build,

@@ -13,9 +13,9 @@ import json
 from pathlib import PurePosixPath
 from typing import Any
 
-from harness.builders.common import SourceError
-from harness.records import SourceFile, Target
-from harness.tasks import Task
+from ecov.harness.builders.common import SourceError
+from ecov.harness.records import SourceFile, Target
+from ecov.harness.tasks import Task
 
 HUB_ID = "hez2024/cvdp_ecov_eval"
 HUB_SPLIT = "eval"

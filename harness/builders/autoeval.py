@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from harness.builders.common import (
+from ecov.harness.builders.common import (
     BuildResult,
     Skipped,
     SourceError,
@@ -26,8 +26,8 @@ from harness.builders.common import (
     rename_module,
     upstream_commit,
 )
-from harness.records import SourceFile, Target
-from harness.tasks import Task
+from ecov.harness.records import SourceFile, Target
+from ecov.harness.tasks import Task
 
 BENCHMARK = "autoeval-ecov"
 DUT_MODULE = "TopModule"

@@ -2,7 +2,7 @@
 
 Builders read upstream data from a path given on the command line and turn it into ``Task`` records.
 They never simulate: targets they write are provisional until ``ecov-data validate --write-targets``
-applies the benchmark's target rule (see ``harness.calibrate``).
+applies the benchmark's target rule (see ``ecov.harness.calibrate``).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.records import SourceFile
-from harness.tasks import Task
+from ecov.harness.records import SourceFile
+from ecov.harness.tasks import Task
 
 HDL_SUFFIXES = (".sv", ".v", ".svh", ".vh")
 

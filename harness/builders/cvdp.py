@@ -23,7 +23,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from harness.builders.common import (
+from ecov.harness.builders.common import (
     BuildResult,
     Skipped,
     SourceError,
@@ -35,8 +35,8 @@ from harness.builders.common import (
     read_text,
     upstream_commit,
 )
-from harness.records import SourceFile, Target
-from harness.tasks import Task
+from ecov.harness.records import SourceFile, Target
+from ecov.harness.tasks import Task
 
 BENCHMARK = "cvdp-ecov"
 CATEGORY = "cid012"

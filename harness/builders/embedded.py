@@ -12,9 +12,9 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from harness.builders.common import BuildResult, SourceError, is_hdl
-from harness.records import SourceFile, Target
-from harness.tasks import Task
+from ecov.harness.builders.common import BuildResult, SourceError, is_hdl
+from ecov.harness.records import SourceFile, Target
+from ecov.harness.tasks import Task
 
 BENCHMARK = "ecov-embedded"
 LICENSE = "Apache-2.0 (ECov original designs)"

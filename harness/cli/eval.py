@@ -13,10 +13,9 @@ import sys
 from pathlib import Path
 
 import click
-
-from harness.agent import AGENTS, MODES
-from harness.executor import executor_from_options, executor_options
-from harness.protocol import DEFAULT_PROTOCOL, PROTOCOLS
+from ecov.harness.agent import AGENTS, MODES
+from ecov.harness.executor import executor_from_options, executor_options
+from ecov.harness.protocol import DEFAULT_PROTOCOL, PROTOCOLS
 
 DEFAULT_BENCHMARK = "ecov-embedded"
 
@@ -42,7 +41,7 @@ def default_out(model: str, mode: str, agent: str, benchmark: str, protocol: str
 
 
 def _load_tasks(benchmark: str, split: str, task_ids: tuple[str, ...], limit: int | None):
-    from harness.dataset import BenchmarkNotFound, load_benchmark
+    from ecov.harness.dataset import BenchmarkNotFound, load_benchmark
 
     try:
         tasks = load_benchmark(None if benchmark == DEFAULT_BENCHMARK else benchmark, split)
@@ -64,7 +63,7 @@ def _load_tasks(benchmark: str, split: str, task_ids: tuple[str, ...], limit: in
 
 
 def _get_model(name: str, **kwargs):
-    from harness.models import ModelError, get_model
+    from ecov.harness.models import ModelError, get_model
 
     try:
         return get_model(name, **{k: v for k, v in kwargs.items() if v is not None})
@@ -126,10 +125,10 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
     prints the summary. `ecov-eval report RUN_DIR` prints a run's summary again, `ecov-eval export RUN_DIR`
     writes it as a table, `ecov-eval compare RUN_A RUN_B` compares two runs. See docs/evaluation.md.
     """
-    from harness.dataset import dataset_hash
-    from harness.report import format_summary
-    from harness.results import RunConfig
-    from harness.run import RunMismatch, run_eval
+    from ecov.harness.dataset import dataset_hash
+    from ecov.harness.report import format_summary
+    from ecov.harness.results import RunConfig
+    from ecov.harness.run import RunMismatch, run_eval
 
     if model == "builtin/replay" and not replay_run:
         raise click.BadParameter("builtin/replay needs --replay-run RUN_DIR", param_hint="--model")
@@ -147,8 +146,8 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
                "sim_timeout": sim_timeout},
         tb_lang=tb_lang,
     )
-    from harness.cocotb.track import make_engine
-    from harness.engine import EngineConfig
+    from ecov.harness.cocotb.track import make_engine
+    from ecov.harness.engine import EngineConfig
 
     try:
         engine = make_engine(tb_lang, EngineConfig(sandbox=sandbox, run_seconds=sim_timeout))
@@ -160,7 +159,7 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
     if executor != "local":
         click.echo(f"executor: {scorer.describe()}", err=True)
     elif not engine.sandbox.isolated:
-        from harness.sim.sandbox import NOT_ISOLATED
+        from ecov.harness.sim.sandbox import NOT_ISOLATED
 
         click.echo(f"warning: sandbox '{engine.isolation}' is {NOT_ISOLATED}", err=True)
     try:
@@ -183,9 +182,9 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
 @click.option("--tasks/--no-tasks", default=True, show_default=True, help="per-task rows.")
 def report_cmd(run_dir, as_json, tasks):
     """Print the summary of RUN_DIR again (recomputed from its finished samples)."""
-    from harness.report import format_summary
-    from harness.results import RunFolder
-    from harness.run import build_summary
+    from ecov.harness.report import format_summary
+    from ecov.harness.results import RunFolder
+    from ecov.harness.run import build_summary
 
     folder = RunFolder(run_dir)
     if not folder.exists():
@@ -203,13 +202,13 @@ def report_cmd(run_dir, as_json, tasks):
 @click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["csv", "parquet", "jsonl"]), default="csv", show_default=True)
 @click.option("--level", type=click.Choice(["rounds", "samples"]), default="rounds", show_default=True,
-              help="rounds: one row per task x sample x round (harness.results.to_frame); samples: one per "
+              help="rounds: one row per task x sample x round (ecov.harness.results.to_frame); samples: one per "
                    "task x sample.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="file to write [default: RUN_DIR/results.<level>.<format>]; '-' prints csv/jsonl.")
 def export_cmd(run_dir, fmt, level, out):
     """Export RUN_DIR as a table (csv, parquet or jsonl) with every figure and status."""
-    from harness.results import samples_frame, to_frame, write_frame
+    from ecov.harness.results import samples_frame, to_frame, write_frame
 
     try:
         df = (to_frame if level == "rounds" else samples_frame)(run_dir)
@@ -235,7 +234,7 @@ def compare_cmd(run_a, run_b, as_json, resamples, seed):
     """Paired comparison of RUN_B against RUN_A (B - A) on the same tasks: pass % and coverage differences
     with 95% bootstrap intervals, McNemar's exact test on per-task pass, tasks won and lost, per round.
     """
-    from harness.compare import CompareError, compare_runs, format_comparison
+    from ecov.harness.compare import CompareError, compare_runs, format_comparison
 
     try:
         comp = compare_runs(run_a, run_b, resamples=resamples, seed=seed)

@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from harness.records import Design
-from harness.sim.jobfiles import write_design
-from harness.sim.sandbox import Limits, Sandbox
-from harness.sim.verilator import (
+from ecov.harness.records import Design
+from ecov.harness.sim.jobfiles import write_design
+from ecov.harness.sim.sandbox import Limits, Sandbox
+from ecov.harness.sim.verilator import (
     COVERAGE_FLAGS,
     NONCE_ENV,
     OUT_ENV,
@@ -98,7 +98,7 @@ def _libpython() -> str:
 
 
 def patch_main(text: str) -> str:
-    """cocotb's Verilator main, on the SV track's integrity contract (harness.sim.verilator.ECOV_MAIN).
+    """cocotb's Verilator main, on the SV track's integrity contract (ecov.harness.sim.verilator.ECOV_MAIN).
 
     - The output folder and nonce (``ECOV_OUT``/``ECOV_NONCE``) are read, wiped and removed from the
       environment first thing in ``main``, before the VPI bootstrap starts Python: the testbench never
@@ -256,7 +256,7 @@ class CocotbBuilder:
         compiled = self.backend.compile_generated(job, limits, extra_sources=(MAIN_CPP,), runtime_objects=extra)
         if not compiled.ok:
             return CocotbBuild(False, "compile", compiled.log, seconds=time.monotonic() - start)
-        # libcocotbvpi_verilator is found at run time through LD_LIBRARY_PATH (harness.cocotb.pyview).
+        # libcocotbvpi_verilator is found at run time through LD_LIBRARY_PATH (ecov.harness.cocotb.pyview).
         linked = self.backend.link(job, compiled.objects, limits,
                                    extra=(f"-L{paths.libs_dir}", "-lcocotbvpi_verilator"),
                                    ro_paths=(str(paths.libs_dir),))

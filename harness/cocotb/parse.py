@@ -1,6 +1,6 @@
 """Turn a model's answer into a cocotb testbench: a fenced ``python`` block, or patch hunks on the current one.
 
-Pure, like harness.parse (whose fence reader and patch applier it reuses): the result is a ParseResult,
+Pure, like ecov.harness.parse (whose fence reader and patch applier it reuses): the result is a ParseResult,
 either a testbench or an error written to the model, never an exception.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from harness.parse import (
+from ecov.harness.parse import (
     Block,
     ParseResult,
     PatchError,

@@ -1,6 +1,6 @@
 """``builtin/random`` answering in Python for the cocotb track: the track's floor.
 
-The same plan as the SystemVerilog baseline (harness.models.builtin_random: ports and roles, reseeded
+The same plan as the SystemVerilog baseline (ecov.harness.models.builtin_random: ports and roles, reseeded
 segments kept across agentic rounds so coverage never drops, more resets when reset logic is uncovered,
 constants from uncovered code driven into the inputs named there), rendered as a cocotb test. The plan
 travels in the testbench as a ``# ecov-random-plan:`` comment. Pure: the text depends only on (task,
@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from harness.cocotb import TB_FILE
-from harness.models.base import ModelRequest
-from harness.models.builtin_random import (
+from ecov.harness.cocotb import TB_FILE
+from ecov.harness.models.base import ModelRequest
+from ecov.harness.models.builtin_random import (
     CHANGES,
     DENSITIES,
     HALF_PERIODS,

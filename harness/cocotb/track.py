@@ -2,7 +2,7 @@
 
 ``get_track("cocotb")`` gives the Python functions. ``get_track("sv")`` gives the SystemVerilog ones of the
 ecov protocol (its prompt and its parser, a consistent pair); the agent loop picks SystemVerilog prompts
-and parsers by protocol through ``harness.agent.tb_io``.
+and parsers by protocol through ``ecov.harness.agent.tb_io``.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from harness.cocotb import check_tb_lang
-from harness.parse import ParseResult
-from harness.tasks import Task
+from ecov.harness.cocotb import check_tb_lang
+from ecov.harness.parse import ParseResult
+from ecov.harness.tasks import Task
 
 
 @dataclass(frozen=True)
@@ -25,14 +25,14 @@ class Track:
 
 
 def _sv_parse(text: str, current: str | None, task: Task) -> ParseResult:
-    from harness.parse import module_names, parse_response
+    from ecov.harness.parse import module_names, parse_response
 
     design_modules = {n for f in task.rtl_files for n in module_names(f.content)}
     return parse_response(text, current=current, dut_module=task.dut_module, design_modules=design_modules)
 
 
 def _py_parse(text: str, current: str | None, task: Task) -> ParseResult:
-    from harness.cocotb.parse import parse_python_response
+    from ecov.harness.cocotb.parse import parse_python_response
 
     return parse_python_response(text, current)
 
@@ -40,10 +40,10 @@ def _py_parse(text: str, current: str | None, task: Task) -> ParseResult:
 def get_track(tb_lang: str = "sv") -> Track:
     check_tb_lang(tb_lang)
     if tb_lang == "cocotb":
-        from harness.cocotb import prompts as p
+        from ecov.harness.cocotb import prompts as p
 
         return Track("cocotb", p.build_messages, p.followup_message, _py_parse, ".py")
-    from harness import prompts as p
+    from ecov.harness import prompts as p
 
     return Track("sv", p.ecov_messages, p.ecov_followup, _sv_parse, ".sv")
 
@@ -52,9 +52,9 @@ def make_engine(tb_lang: str, config=None):
     """The scoring engine of a track (the cocotb one refuses the rlimit sandbox)."""
     check_tb_lang(tb_lang)
     if tb_lang == "cocotb":
-        from harness.cocotb.engine import CocotbEngine
+        from ecov.harness.cocotb.engine import CocotbEngine
 
         return CocotbEngine(config)
-    from harness.engine import Engine
+    from ecov.harness.engine import Engine
 
     return Engine(config)

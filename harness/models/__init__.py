@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from harness.models.base import (
+from ecov.harness.models.base import (
     Completion,
     MissingKeyError,
     Model,
@@ -47,21 +47,21 @@ def get_model(
         raise UnknownModelError("empty model name")
     if name.startswith("builtin/"):
         if name == "builtin/random":
-            from harness.models.builtin_random import BASE_CYCLES, RandomModel
+            from ecov.harness.models.builtin_random import BASE_CYCLES, RandomModel
 
             return RandomModel(cycles=int((extra or {}).get("cycles", BASE_CYCLES)))
         if name == "builtin/replay":
             if replay_run is None:
                 raise ModelError("builtin/replay needs replay_run (the run folder to replay)")
-            from harness.models.replay import ReplayModel
+            from ecov.harness.models.replay import ReplayModel
 
             return ReplayModel(replay_run)
         if name == "builtin/reference":
-            from harness.models.reference import ReferenceModel
+            from ecov.harness.models.reference import ReferenceModel
 
             return ReferenceModel()
         raise UnknownModelError(f"unknown builtin {name!r}; builtins are: {', '.join(BUILTINS)}")
-    from harness.models.litellm_model import LiteLLMModel
+    from ecov.harness.models.litellm_model import LiteLLMModel
 
     return LiteLLMModel(name, api_base=api_base, temperature=temperature, top_p=top_p, max_tokens=max_tokens,
                         cache_dir=cache_dir, max_retries=max_retries, timeout=timeout, extra=extra)

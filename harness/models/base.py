@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from harness.records import ScoreResult
-from harness.tasks import Task
+from ecov.harness.records import ScoreResult
+from ecov.harness.tasks import Task
 
 
 @dataclass
 class ModelRequest:
-    messages: list[dict[str, str]]  # the chat to send (built by harness.prompts)
+    messages: list[dict[str, str]]  # the chat to send (built by ecov.harness.prompts)
     task: Task  # for builtins; never sent to an API
     testbench: str | None = None  # current testbench x_t (agentic rounds > 0)
     result: ScoreResult | None = None  # last score (raw o_t), for builtins

@@ -27,10 +27,10 @@ import re
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 
-from harness.models.base import Completion, ModelError, ModelRequest
-from harness.models.ports import INPUT, ModulePorts, Port, PortParseError, Roles, classify, parse_ports
-from harness.records import OK, TIMEOUT, ScoreResult
-from harness.tasks import Task
+from ecov.harness.models.base import Completion, ModelError, ModelRequest
+from ecov.harness.models.ports import INPUT, ModulePorts, Port, PortParseError, Roles, classify, parse_ports
+from ecov.harness.records import OK, TIMEOUT, ScoreResult
+from ecov.harness.tasks import Task
 
 NAME = "builtin/random"
 BASE_CYCLES = 4000
@@ -111,7 +111,7 @@ class RandomModel:
 
     def complete(self, req: ModelRequest) -> Completion:
         if getattr(req, "tb_lang", "sv") == "cocotb":
-            from harness.cocotb.random_tb import generate_cocotb
+            from ecov.harness.cocotb.random_tb import generate_cocotb
 
             return Completion(text=generate_cocotb(req), model=NAME)
         return Completion(text=generate(req, base_cycles=self.cycles), model=NAME)

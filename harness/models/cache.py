@@ -13,8 +13,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from harness.atomic import write_text_atomic
-from harness.models.base import Completion
+from ecov.harness.atomic import write_text_atomic
+from ecov.harness.models.base import Completion
 
 
 def default_cache_dir() -> Path:

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from harness.models.base import Completion, MissingKeyError, ModelError, ModelRequest, UnknownModelError
-from harness.models.cache import ResponseCache, request_key
+from ecov.harness.models.base import Completion, MissingKeyError, ModelError, ModelRequest, UnknownModelError
+from ecov.harness.models.cache import ResponseCache, request_key
 
 ACCEPTED_FORMS = (
     "openai/<model>  (OPENAI_API_KEY; with --api-base for any OpenAI-compatible server)",

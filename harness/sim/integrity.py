@@ -25,7 +25,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.sim.coverage import CoveragePoint, in_subtree, parse_coverage_dat, relative_instance
+from ecov.harness.sim.coverage import CoveragePoint, in_subtree, parse_coverage_dat, relative_instance
 
 POINTS_FILE, COVERAGE_FILE, END_FILE = "points.dat", "coverage.dat", "end"
 _END_RE = re.compile(r"^ecov-end (\S+) finish=([01])\s*$")

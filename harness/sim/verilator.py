@@ -3,7 +3,7 @@
 The build is split so that the slow, testbench-independent parts are paid once per machine: Verilator's
 runtime objects (verilated.o, verilated_cov.o, ...) and a precompiled header of its include files are
 built into a runtime folder under the cache. Each job compiles its generated C++ at -O0 in a few unity
-units, reusing any unit whose inputs were compiled before (harness.sim.buildcache.ObjectCache) and
+units, reusing any unit whose inputs were compiled before (ecov.harness.sim.buildcache.ObjectCache) and
 compiling the rest on the idle cores (CpuSlots), then links against the runtime objects. The testbench
 itself is not instrumented for coverage (its points never count). Every step runs inside a Sandbox.
 """
@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from harness.sim.buildcache import CpuSlots, ObjectCache, Unit, plan_units
-from harness.sim.sandbox import Limits, ProcResult, Sandbox
+from ecov.harness.sim.buildcache import CpuSlots, ObjectCache, Unit, plan_units
+from ecov.harness.sim.sandbox import Limits, ProcResult, Sandbox
 
 COVERAGE_FLAGS = ("--coverage-line", "--coverage-toggle", "--coverage-expr", "--coverage-user")
 VERILATOR_FLAGS = (
@@ -166,7 +166,7 @@ class Compiled:
 
 def find_top(tb_text: str, module_names: list[str]) -> str | None:
     """The testbench's top: the module it defines that no other of its modules instantiates."""
-    from harness.sim.rules import strip_comments
+    from ecov.harness.sim.rules import strip_comments
 
     code = strip_comments(tb_text)
     if not module_names:

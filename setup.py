@@ -1,0 +1,14 @@
+"""Maps the repository's top-level folders onto import names under ``ecov`` (metadata: pyproject.toml).
+
+``harness/`` is imported as ``ecov.harness``, ``leaderboard/`` as ``ecov.leaderboard`` and ``trainers/`` as
+``ecov.trainers``: the folders stay where users look for them, and the import names cannot collide with
+other packages' generic ``harness`` or ``trainers``. ``ecov`` itself is a namespace package.
+"""
+from setuptools import find_packages, setup
+
+FOLDERS = {"harness": "ecov.harness", "leaderboard": "ecov.leaderboard", "trainers": "ecov.trainers"}
+
+package_dir = dict((name, folder) for folder, name in FOLDERS.items())
+packages = [p for folder, name in FOLDERS.items() for p in [name] + [f"{name}.{s}" for s in find_packages(folder)]]
+
+setup(packages=packages, package_dir=package_dir)
