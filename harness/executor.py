@@ -27,6 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import click
+
 from ecov.harness.records import Design, ScoreResult
 
 EXECUTORS = ("local", "ray")

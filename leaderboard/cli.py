@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import click
+
 from ecov.harness.executor import executor_from_options, executor_options
 from ecov.leaderboard.submission import (
     TYPES,

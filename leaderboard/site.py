@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+
 from ecov.harness.baseline import RandomBaseline, load_random_baseline
 from ecov.harness.protocol import DEFAULT_PROTOCOL
 from ecov.harness.records import ALL_METRICS, ScoreResult

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+
 from ecov.harness.compare import paired_bootstrap
 from ecov.harness.metrics import summarize
 from ecov.harness.results import RoundRecord, RunConfig, SampleRecord

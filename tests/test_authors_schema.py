@@ -10,6 +10,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+
 from ecov.harness.builders import authors
 from ecov.harness.builders.common import SourceError
 from ecov.harness.calibrate import apply_rule, calibrate_task, engine_scorer

@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
+
 from ecov.harness.engine import Engine, EngineConfig
 from ecov.harness.records import Design, SourceFile
 from ecov.harness.sim.buildcache import MIN_UNIT_LINES, CpuSlots, ObjectCache, plan_units, unit_count

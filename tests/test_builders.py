@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from ecov.harness.builders import autoeval, cvdp
 from ecov.harness.builders.common import SourceError, instance_from_prompt, module_names
 from ecov.harness.cli.data import main

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from ecov.harness.engine import Engine, EngineConfig
 from ecov.harness.models import ModelRequest, get_model
 from ecov.harness.models.builtin_random import Plan, constants_in, hot_values

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from ecov.harness.builders import cvdp
 from ecov.harness.calibrate import (
     Calibration,

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from ecov.harness.builders.embedded import load_suite
 from ecov.harness.cocotb.engine import (
     CocotbEngine,

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+
 from ecov.harness.builders import autoeval, cvdp
 from ecov.harness.builders.common import SourceError
 from ecov.harness.builders.embedded import load_suite

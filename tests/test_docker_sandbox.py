@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 
 import pytest
+
 from ecov.harness.engine import Engine, EngineConfig
 from ecov.harness.records import Design, SourceFile
 

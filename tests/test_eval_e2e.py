@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from fake_openai import FakeOpenAIServer
+
 from ecov.harness.cli.eval import default_out, eval_cmd, main, report_cmd
 from ecov.harness.dataset import save_tasks
 from ecov.harness.engine import Engine, EngineConfig
@@ -20,7 +22,6 @@ from ecov.harness.records import COMPILE_ERROR, OK, REJECTED, SourceFile, Target
 from ecov.harness.results import RunFolder
 from ecov.harness.run import run_eval
 from ecov.harness.tasks import Task
-from fake_openai import FakeOpenAIServer
 
 COUNTER = """module counter (
   input  logic       clk,

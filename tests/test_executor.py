@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
+
 from ecov.harness.engine import Engine, EngineConfig
 from ecov.harness.executor import ExecutorError, LocalExecutor, isolation_warning, make_executor
 from ecov.harness.records import Design, SourceFile

@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
-from ecov.harness.executor import ExecutorError, RayExecutor
 
+from ecov.harness.executor import ExecutorError, RayExecutor
 from tests.ray_cluster import REPO, LocalCluster, task_processes
 
 ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'ecov[ray]' (CI installs it)")

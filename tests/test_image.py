@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from ecov.harness.sim.docker_backend import BASE, build_image
 
 pytestmark = pytest.mark.docker

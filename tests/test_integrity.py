@@ -8,6 +8,7 @@ $finish, sandboxes) use real Verilator builds on a 4-bit counter and compare wit
 from __future__ import annotations
 
 import pytest
+
 from ecov.harness.engine import Engine, EngineConfig
 from ecov.harness.records import COMPILE_ERROR, CRASHED, NO_FINISH, OK, REJECTED, Design, SourceFile
 from ecov.harness.sim import integrity
@@ -353,11 +354,12 @@ def test_auto_never_silently_degrades(monkeypatch):
 
 def test_verify_marks_a_forged_submission_failed(tmp_path, monkeypatch):
     """A submission whose rounds claim a score that the rules refuse fails, naming task/sample/round/rule."""
+    from test_leaderboard import write_run
+
     from ecov.harness.dataset import load_benchmark
     from ecov.harness.records import ScoreResult
     from ecov.harness.results import RunFolder
     from ecov.leaderboard.verify import FAILED, engine_score_fn, verify_run
-    from test_leaderboard import write_run
 
     task = next(t for t in load_benchmark("ecov-embedded") if t.id == "updown_counter")
     forged_tb = task.reference_tbs[0].content.replace("endmodule", "initial $root.tb.dut.count = 8'hff;\nendmodule",

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from ecov.harness.dataset import dataset_hash, load_benchmark
 from ecov.harness.engine import Engine, EngineConfig, default_cache_dir
 from ecov.harness.feedback import render_feedback

@@ -4,6 +4,7 @@ from itertools import combinations
 from math import isclose
 
 import pytest
+
 from ecov.harness.metrics import pass_at_k, sample_from_rounds, summarize
 from ecov.harness.records import ScoreResult
 from ecov.harness.report import format_summary

@@ -6,6 +6,8 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from fake_openai import FakeOpenAIServer
+
 from ecov.harness.models import (
     Completion,
     MissingKeyError,
@@ -17,7 +19,6 @@ from ecov.harness.models import (
 from ecov.harness.models.cache import ResponseCache, default_cache_dir, request_key
 from ecov.harness.results import RoundRecord, RunConfig, RunFolder
 from ecov.harness.tasks import Task
-from fake_openai import FakeOpenAIServer
 
 TASK = Task("suite/demo", "suite", [], [], "demo", "uut", "write a testbench", [])
 FAST = {"backoff_base": 0.01, "backoff_max": 0.05}

@@ -1,6 +1,7 @@
 """Response parsing: fenced blocks, picking the testbench, patch hunks with wrong line numbers, failures."""
 
 import pytest
+
 from ecov.harness.parse import NO_CODE, PatchError, apply_patch, fenced_blocks, parse_response
 
 TB = """module tb;

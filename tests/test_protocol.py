@@ -8,6 +8,9 @@ from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
+from fake_openai import FakeOpenAIServer
+from test_eval_e2e import GOOD, NO_CODE, SYNTAX_BAD, WEAK, engine_score, fake_model, make_task, run_config
+
 from ecov.harness.agent import AgentConfig
 from ecov.harness.cli.eval import eval_cmd
 from ecov.harness.dataset import save_tasks
@@ -17,8 +20,6 @@ from ecov.harness.protocol import DEFAULT_PROTOCOL, LLM4COV
 from ecov.harness.records import COMPILE_ERROR, OK, REJECTED
 from ecov.harness.results import RunConfig, RunFolder
 from ecov.harness.run import RunMismatch, run_eval
-from fake_openai import FakeOpenAIServer
-from test_eval_e2e import GOOD, NO_CODE, SYNTAX_BAD, WEAK, engine_score, fake_model, make_task, run_config
 
 
 def l4c(tb: str) -> str:

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+
 from ecov.harness.baseline import (
     RandomBaseline,
     from_runs,

@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+
 from ecov.harness.builders import BUILDERS, DEFAULT_SOURCES
 from ecov.harness.calibrate import rule_percent, target_key
 from ecov.harness.dataset import dataset_hash, load_benchmark, read_manifest, shipped_dir

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from ecov.harness.builders.embedded import load_suite, suite_root
 from ecov.harness.engine import Engine, EngineConfig
 from ecov.harness.records import ALL_METRICS, OK

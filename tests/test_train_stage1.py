@@ -18,8 +18,6 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
-from ecov.harness.prompts import build_messages
-from ecov.trainers.cli import main
 from fake_openai import FakeOpenAIServer
 from test_trainers import (
     CONFIGS,
@@ -33,6 +31,9 @@ from test_trainers import (
     make_task,
     record_direct_run,
 )
+
+from ecov.harness.prompts import build_messages
+from ecov.trainers.cli import main
 
 pytest.importorskip("trl")
 pytest.importorskip("peft")

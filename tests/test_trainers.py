@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from fake_openai import FakeOpenAIServer
+
 from ecov.harness.engine import Engine, EngineConfig
 from ecov.harness.models import get_model
 from ecov.harness.prompts import build_messages
@@ -27,7 +29,6 @@ from ecov.trainers.curate import curate, validate_rows
 from ecov.trainers.rejection import BELOW_TAU, KEPT, NOT_BEST, PARSE_ERROR, rejection_rows
 from ecov.trainers.sampling import select_states
 from ecov.trainers.synth import Row, State, states_from_run, trajectory_rows, write_tasks
-from fake_openai import FakeOpenAIServer
 
 CONFIGS = Path(__file__).resolve().parents[1] / "trainers" / "configs"
 

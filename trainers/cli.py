@@ -11,6 +11,7 @@ import json
 import sys
 
 import click
+
 from ecov.harness.executor import executor_from_options, executor_options
 from ecov.trainers.config import ConfigError, StageConfig, load_config
 

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import click
+
 from ecov.harness import __version__
 from ecov.harness.builders import BUILDERS, DEFAULT_SOURCES, SourceError
 from ecov.harness.dataset import (

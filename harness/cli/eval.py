@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import click
+
 from ecov.harness.agent import AGENTS, MODES
 from ecov.harness.executor import executor_from_options, executor_options
 from ecov.harness.protocol import DEFAULT_PROTOCOL, PROTOCOLS

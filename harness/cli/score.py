@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import click
+
 from ecov.harness.engine import EngineConfig
 from ecov.harness.feedback import render_feedback
 from ecov.harness.records import Design, SourceFile
