@@ -14,12 +14,12 @@ from __future__ import annotations
 import hashlib
 import json
 
-from ecov.harness.agent import tb_io
-from ecov.harness.dataset import load_benchmark
-from ecov.harness.feedback import FEEDBACK_RENDERERS
-from ecov.harness.prompts import build_messages, history_turns
-from ecov.harness.protocol import get_protocol
+from ecov.harness.benchmark.store import load_benchmark
+from ecov.harness.core.protocol import get_protocol
+from ecov.harness.loop.agent import tb_io
+from ecov.harness.loop.feedback import FEEDBACK_RENDERERS
 from ecov.harness.records import ScoreResult, UncoveredPoint
+from ecov.harness.tracks.sv.prompts import build_messages, history_turns
 
 BENCHMARKS = ("ecov-embedded", "cvdp-ecov", "autoeval-ecov")
 PROTOCOLS = ("llm4cov", "ecov")

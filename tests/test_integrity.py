@@ -214,7 +214,7 @@ def test_a_parameter_override_is_still_the_dut():
 
 def test_parameter_override_scores_on_a_real_build(engine):
     """An embedded design overridden away from its default (updown_counter WIDTH 6) runs and is counted."""
-    from ecov.harness.builders.embedded import load_suite
+    from ecov.harness.benchmark.builders.embedded import load_suite
 
     task = next(t for t in load_suite() if t.id == "updown_counter")
     tb = """module tb;
@@ -356,9 +356,9 @@ def test_verify_marks_a_forged_submission_failed(tmp_path, monkeypatch):
     """A submission whose rounds claim a score that the rules refuse fails, naming task/sample/round/rule."""
     from test_leaderboard import write_run
 
-    from ecov.harness.dataset import load_benchmark
+    from ecov.harness.benchmark.store import load_benchmark
+    from ecov.harness.evaluation.folder import RunFolder
     from ecov.harness.records import ScoreResult
-    from ecov.harness.results import RunFolder
     from ecov.leaderboard.verify import FAILED, engine_score_fn, verify_run
 
     task = next(t for t in load_benchmark("ecov-embedded") if t.id == "updown_counter")
