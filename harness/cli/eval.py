@@ -17,6 +17,7 @@ import click
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, PROTOCOLS
 from ecov.harness.executor import executor_from_options, executor_options
 from ecov.harness.loop.agent import AGENTS, MODES
+from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, track_names
 
 DEFAULT_BENCHMARK = "ecov-embedded"
 
@@ -29,15 +30,14 @@ def slug(text: str) -> str:
 
 
 def default_out(model: str, mode: str, agent: str, benchmark: str, protocol: str = DEFAULT_PROTOCOL,
-                tb_lang: str = "sv") -> Path:
+                tb_lang: str = DEFAULT_TRACK) -> Path:
     """Stable, so that running the same command again resumes: runs/<model>_<mode>_<benchmark>
-    (``-<protocol>`` after the mode for a protocol other than the default, then ``-<tb_lang>`` for a track
-    other than sv)."""
+    (``-<protocol>`` after the mode for a protocol other than the default, then the track's run tag:
+    ``-<tb_lang>`` for a track other than the default)."""
     tag = mode if mode == "direct" or agent == "memoryless" else f"{mode}-{agent}"
     if protocol != DEFAULT_PROTOCOL:
         tag += f"-{protocol}"
-    if tb_lang != "sv":
-        tag += f"-{tb_lang}"
+    tag += get_track(tb_lang).run_tag
     return Path("runs") / f"{slug(model)}_{tag}_{slug(benchmark)}"
 
 
@@ -115,9 +115,9 @@ def _get_model(name: str, **kwargs):
 @click.option("--sim-timeout", type=click.FloatRange(min=1), default=60.0, show_default=True,
               help="simulation wall-clock limit per testbench, seconds.")
 @click.option("--no-progress", is_flag=True, help="no progress bar.")
-@click.option("--tb-lang", type=click.Choice(["sv", "cocotb"]), default="sv", show_default=True,
-              help="testbench language track: SystemVerilog, or Python with cocotb (needs the bwrap or docker "
-                   "sandbox; see docs/scoring.md).")
+@click.option("--tb-lang", type=click.Choice(track_names()), default=DEFAULT_TRACK, show_default=True,
+              help="testbench language track: " + "; ".join(f"{t}: {get_track(t).description}" for t in track_names())
+              + " (a track other than sv needs the bwrap or docker sandbox; see docs/scoring.md).")
 @executor_options
 def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_rounds, temperature, top_p, max_tokens,
              api_base, workers, concurrency, seed, task_ids, limit, out, cache_dir, replay_run, max_retries,
@@ -148,10 +148,9 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
         tb_lang=tb_lang,
     )
     from ecov.harness.engine import EngineConfig
-    from ecov.harness.tracks.base import make_engine
 
     try:
-        engine = make_engine(tb_lang, EngineConfig(sandbox=sandbox, run_seconds=sim_timeout))
+        engine = get_track(tb_lang).make_scorer(EngineConfig(sandbox=sandbox, run_seconds=sim_timeout))
     except (RuntimeError, ValueError) as e:
         raise click.BadParameter(str(e), param_hint="--sandbox") from None
     scorer = executor_from_options(executor, ray_address, engine, workers or 2)  # see docs/scale.md
