@@ -8,7 +8,7 @@ sample) when it reaches ``min_coverage``, the stage-0 absolute bound.
 
 from __future__ import annotations
 
-from ecov.harness.evaluation.folder import RunFolder
+from ecov.harness.core.run_folder import RunFolder
 from ecov.harness.tasks import Task
 from ecov.trainers.synth import Row, trajectory_rows
 

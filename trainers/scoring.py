@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ecov.harness.core.run_folder import RunFolder
 from ecov.harness.engine import EngineConfig
-from ecov.harness.evaluation.folder import RunFolder
 from ecov.harness.records import Design, ScoreResult
 from ecov.harness.tracks.base import get_track
 
