@@ -32,8 +32,9 @@ Rules for the testbench (from experienced verification engineers):
 
 
 def inject_rules(task: Task) -> Task:
-    """The task with the rules appended to its instructions (their ``inject_prompt_into_tb_generation``)."""
-    return replace(task, instructions=task.instructions.rstrip() + "\n\n" + EXPERT_RULES)
+    """The task with the rules appended to its instructions, as theirs does (``instructions += "\n" + rules``)
+    and as ``ecov-eval --instructions-suffix`` does."""
+    return replace(task, instructions=task.instructions + "\n" + EXPERT_RULES)
 
 
 def strip_rules(messages: list[dict[str, str]]) -> tuple[list[dict[str, str]], int]:
@@ -43,6 +44,6 @@ def strip_rules(messages: list[dict[str, str]]) -> tuple[list[dict[str, str]], i
         content = m.get("content")
         if isinstance(content, str) and EXPERT_RULES in content:
             n += 1
-            content = content.replace("\n\n" + EXPERT_RULES, "").replace(EXPERT_RULES, "")
+            content = content.replace("\n" + EXPERT_RULES, "").replace(EXPERT_RULES, "")
         out.append({**m, "content": content})
     return out, n
