@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from ecov.harness.cli.eval import compare_cmd, export_cmd
+from ecov.harness.core.records import ScoreResult, SourceFile
 from ecov.harness.evaluation.baseline import (
     RandomBaseline,
     from_runs,
@@ -42,7 +43,6 @@ from ecov.harness.evaluation.metrics import sample_from_rounds
 from ecov.harness.models import get_model
 from ecov.harness.models.base import ModelError, ModelRequest
 from ecov.harness.parse import parse_response
-from ecov.harness.records import ScoreResult, SourceFile
 
 TASKS = [f"t{i}" for i in range(10)]
 

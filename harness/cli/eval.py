@@ -15,8 +15,8 @@ from pathlib import Path
 import click
 
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, PROTOCOLS
-from ecov.harness.executor import executor_from_options, executor_options
 from ecov.harness.loop.agent import AGENTS, MODES
+from ecov.harness.scoring.executor import executor_from_options, executor_options
 from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, track_names
 
 DEFAULT_BENCHMARK = "ecov-embedded"
@@ -147,7 +147,7 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
                "sim_timeout": sim_timeout},
         tb_lang=tb_lang,
     )
-    from ecov.harness.engine import EngineConfig
+    from ecov.harness.tracks.sv.scorer import EngineConfig
 
     try:
         engine = get_track(tb_lang).make_scorer(EngineConfig(sandbox=sandbox, run_seconds=sim_timeout))
@@ -159,7 +159,7 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
     if executor != "local":
         click.echo(f"executor: {scorer.describe()}", err=True)
     elif not engine.sandbox.isolated:
-        from ecov.harness.sim.sandbox import NOT_ISOLATED
+        from ecov.harness.sandbox.base import NOT_ISOLATED
 
         click.echo(f"warning: sandbox '{engine.isolation}' is {NOT_ISOLATED}", err=True)
     try:

@@ -18,8 +18,8 @@ from statistics import mean
 from typing import Any
 
 from ecov.harness.core.protocol import AVG_COV_TEXT, Protocol, get_protocol, replaces_best
+from ecov.harness.core.records import ScoreResult
 from ecov.harness.evaluation.folder import RoundRecord, SampleRecord
-from ecov.harness.records import ScoreResult
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import ecov.harness
-from ecov.harness.atomic import write_text_atomic
+from ecov.harness.core.atomic import write_text_atomic
 from ecov.harness.evaluation.folder import RoundRecord, RunConfig, RunFolder, read_jsonl
 from ecov.harness.evaluation.metrics import sample_from_rounds, summarize
 from ecov.harness.loop.agent import AgentConfig, Interrupted, run_sample

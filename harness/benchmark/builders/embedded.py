@@ -13,7 +13,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from ecov.harness.benchmark.builders.common import BuildResult, SourceError, is_hdl
-from ecov.harness.records import SourceFile, Target
+from ecov.harness.core.records import SourceFile, Target
 from ecov.harness.tasks import Task
 
 BENCHMARK = "ecov-embedded"
