@@ -19,7 +19,7 @@ from typing import Any
 
 from ecov.harness.core.protocol import get_protocol, replaces_best, state_key
 from ecov.harness.core.records import INFRA_ERROR, REJECTED, Design, ScoreResult
-from ecov.harness.evaluation.folder import RoundRecord, RunFolder, SampleRecord
+from ecov.harness.core.run_folder import RoundRecord, RunFolder, SampleRecord
 from ecov.harness.evaluation.metrics import sample_from_rounds, summarize
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.base import get_track

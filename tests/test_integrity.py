@@ -358,7 +358,7 @@ def test_verify_marks_a_forged_submission_failed(tmp_path, monkeypatch):
 
     from ecov.harness.benchmark.store import load_benchmark
     from ecov.harness.core.records import ScoreResult
-    from ecov.harness.evaluation.folder import RunFolder
+    from ecov.harness.core.run_folder import RunFolder
     from ecov.leaderboard.verify import FAILED, engine_score_fn, verify_run
 
     task = next(t for t in load_benchmark("ecov-embedded") if t.id == "updown_counter")

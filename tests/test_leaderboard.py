@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from ecov.harness.benchmark.store import dataset_hash, load_benchmark
 from ecov.harness.core.records import ScoreResult
-from ecov.harness.evaluation.folder import RoundRecord, RunConfig, RunFolder
+from ecov.harness.core.run_folder import RoundRecord, RunConfig, RunFolder
 from ecov.harness.evaluation.metrics import sample_from_rounds
 from ecov.harness.evaluation.runner import build_summary, verilator_version
 from ecov.harness.loop.feedback import render_feedback

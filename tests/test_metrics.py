@@ -6,7 +6,7 @@ from math import isclose
 import pytest
 
 from ecov.harness.core.records import ScoreResult
-from ecov.harness.evaluation.folder import RoundRecord, SampleRecord
+from ecov.harness.core.run_folder import RoundRecord, SampleRecord
 from ecov.harness.evaluation.metrics import pass_at_k, sample_from_rounds, summarize
 from ecov.harness.evaluation.report import format_summary
 

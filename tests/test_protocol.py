@@ -15,7 +15,7 @@ from ecov.harness.benchmark.store import save_tasks
 from ecov.harness.cli.eval import eval_cmd
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, LLM4COV
 from ecov.harness.core.records import COMPILE_ERROR, OK, REJECTED
-from ecov.harness.evaluation.folder import RunConfig, RunFolder
+from ecov.harness.core.run_folder import RunConfig, RunFolder
 from ecov.harness.evaluation.runner import RunMismatch, run_eval
 from ecov.harness.loop.agent import AgentConfig
 from ecov.harness.models import get_model

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ecov.harness.core.records import Design, ScoreResult
-from ecov.harness.evaluation.folder import RunFolder
+from ecov.harness.core.run_folder import RunFolder
 from ecov.harness.tracks.base import get_track
 from ecov.harness.tracks.sv.scorer import EngineConfig
 

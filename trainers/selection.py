@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ecov.harness.core.records import INFRA_ERROR
-from ecov.harness.evaluation.folder import RunFolder
+from ecov.harness.core.run_folder import RunFolder
 from ecov.harness.tasks import Task
 from ecov.trainers.synth import State, coverage_of, trajectories
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ecov.harness.evaluation.folder import RunFolder, write_json_atomic
+from ecov.harness.core.run_folder import RunFolder, write_json_atomic
 from ecov.trainers.config import ModelConfig, StageConfig
 from ecov.trainers.curate import Curation, curate, drop_contaminated, drop_too_long, validate_rows
 from ecov.trainers.rejection import Candidate, rejection_rows

@@ -20,7 +20,7 @@ from typing import Any
 
 from ecov.harness.core.protocol import get_protocol
 from ecov.harness.core.records import ScoreResult, Target
-from ecov.harness.evaluation.folder import RoundRecord, RunFolder, read_jsonl
+from ecov.harness.core.run_folder import RoundRecord, RunFolder, read_jsonl
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.base import tb_io
 

@@ -127,7 +127,7 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
     writes it as a table, `ecov-eval compare RUN_A RUN_B` compares two runs. See docs/evaluation.md.
     """
     from ecov.harness.benchmark.store import dataset_hash
-    from ecov.harness.evaluation.folder import RunConfig
+    from ecov.harness.core.run_folder import RunConfig
     from ecov.harness.evaluation.report import format_summary
     from ecov.harness.evaluation.runner import RunMismatch, run_eval
 
@@ -182,7 +182,7 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
 @click.option("--tasks/--no-tasks", default=True, show_default=True, help="per-task rows.")
 def report_cmd(run_dir, as_json, tasks):
     """Print the summary of RUN_DIR again (recomputed from its finished samples)."""
-    from ecov.harness.evaluation.folder import RunFolder
+    from ecov.harness.core.run_folder import RunFolder
     from ecov.harness.evaluation.report import format_summary
     from ecov.harness.evaluation.runner import build_summary
 
@@ -202,13 +202,13 @@ def report_cmd(run_dir, as_json, tasks):
 @click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["csv", "parquet", "jsonl"]), default="csv", show_default=True)
 @click.option("--level", type=click.Choice(["rounds", "samples"]), default="rounds", show_default=True,
-              help="rounds: one row per task x sample x round (ecov.harness.evaluation.folder.to_frame); samples: one per "
+              help="rounds: one row per task x sample x round (ecov.harness.core.run_folder.to_frame); samples: one per "
                    "task x sample.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="file to write [default: RUN_DIR/results.<level>.<format>]; '-' prints csv/jsonl.")
 def export_cmd(run_dir, fmt, level, out):
     """Export RUN_DIR as a table (csv, parquet or jsonl) with every figure and status."""
-    from ecov.harness.evaluation.folder import samples_frame, to_frame, write_frame
+    from ecov.harness.core.run_folder import samples_frame, to_frame, write_frame
 
     try:
         df = (to_frame if level == "rounds" else samples_frame)(run_dir)

@@ -19,7 +19,7 @@ from typing import Any
 
 from ecov.harness.core.protocol import AVG_COV_TEXT, Protocol, get_protocol, replaces_best
 from ecov.harness.core.records import ScoreResult
-from ecov.harness.evaluation.folder import RoundRecord, SampleRecord
+from ecov.harness.core.run_folder import RoundRecord, SampleRecord
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:

@@ -1,4 +1,4 @@
-"""A run: tasks x samples x rounds into a run folder (ecov.harness.evaluation.folder), resumable, with a worker pool.
+"""A run: tasks x samples x rounds into a run folder (ecov.harness.core.run_folder), resumable, with a worker pool.
 
 Resume rules: a (task, sample) with a record in samples.jsonl is done and skipped, unless that record
 carries a model error (it is retried). Every other sample is redone from round 0; the rounds its
@@ -25,7 +25,7 @@ from typing import Any
 
 import ecov.harness
 from ecov.harness.core.atomic import write_text_atomic
-from ecov.harness.evaluation.folder import RoundRecord, RunConfig, RunFolder, read_jsonl
+from ecov.harness.core.run_folder import RoundRecord, RunConfig, RunFolder, read_jsonl
 from ecov.harness.evaluation.metrics import sample_from_rounds, summarize
 from ecov.harness.loop.agent import AgentConfig, Interrupted, run_sample
 from ecov.harness.tasks import Task

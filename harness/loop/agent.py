@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, Protocol, get_protocol, replaces_best, state_key
 from ecov.harness.core.records import INFRA_ERROR, REJECTED, Design, ScoreResult
-from ecov.harness.evaluation.folder import RoundRecord, SampleRecord
+from ecov.harness.core.run_folder import RoundRecord, SampleRecord
 from ecov.harness.evaluation.metrics import sample_from_rounds
 from ecov.harness.loop.feedback import FEEDBACK_RENDERERS
 from ecov.harness.parse import module_names
