@@ -90,6 +90,8 @@ def sample_from_rounds(task_id: str, sample: int, rounds: list[RoundRecord], err
         best_by_round.append(_ran_overall(results, overall, tracker.best))
     best_i = tracker.best
     best_res = results[best_i] if best_i is not None else None
+    contract = any(r.legal_passed is not None for r in rounds)
+    scored = [res for rec, res in zip(rounds, results, strict=True) if rec.testbench]
     if proto.avg_cov == "best":
         syntax_ok = best_res is not None and best_res.syntax_ok
     else:
@@ -114,6 +116,11 @@ def sample_from_rounds(task_id: str, sample: int, rounds: list[RoundRecord], err
         best_overall_by_round=best_by_round,
         reasks=sum(r.reasks for r in rounds),
         stop_reason=stop_reason or ("model_error" if error else ""),
+        contract=contract,
+        legal_passed_round=next((r.round for r in rounds if r.legal_passed), None),
+        legal_overall_by_round=[round(float(res.legal.get("overall", 0.0)), 4) if res.ran else 0.0
+                                for res in results] if contract else [],
+        violated=contract and bool(scored) and bool(scored[-1].legal.get("violation")),
     )
 
 
