@@ -7,7 +7,8 @@ import pytest
 
 from ecov.harness.core.records import ScoreResult
 from ecov.harness.core.run_folder import RoundRecord, SampleRecord
-from ecov.harness.evaluation.metrics import pass_at_k, sample_from_rounds, summarize
+from ecov.harness.core.state import sample_from_rounds
+from ecov.harness.evaluation.metrics import pass_at_k, summarize
 from ecov.harness.evaluation.report import format_summary
 
 

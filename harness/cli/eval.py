@@ -202,13 +202,13 @@ def report_cmd(run_dir, as_json, tasks):
 @click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["csv", "parquet", "jsonl"]), default="csv", show_default=True)
 @click.option("--level", type=click.Choice(["rounds", "samples"]), default="rounds", show_default=True,
-              help="rounds: one row per task x sample x round (ecov.harness.core.run_folder.to_frame); samples: one per "
+              help="rounds: one row per task x sample x round (ecov.harness.evaluation.tables.to_frame); samples: one per "
                    "task x sample.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="file to write [default: RUN_DIR/results.<level>.<format>]; '-' prints csv/jsonl.")
 def export_cmd(run_dir, fmt, level, out):
     """Export RUN_DIR as a table (csv, parquet or jsonl) with every figure and status."""
-    from ecov.harness.core.run_folder import samples_frame, to_frame, write_frame
+    from ecov.harness.evaluation.tables import samples_frame, to_frame, write_frame
 
     try:
         df = (to_frame if level == "rounds" else samples_frame)(run_dir)
