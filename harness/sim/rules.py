@@ -342,6 +342,11 @@ def _check_tree(text: str, region: _Region, extra_defs: set[str], instance: str)
     return found
 
 
+# In an escaped identifier: what could end a C++ string literal or comment when Verilator prints the name.
+_UNSAFE_ESCAPED = re.compile(r'["\\\\]|/\*|\*/|//|\?\?|[^\x21-\x7e]')
+_EVENT_KINDS = {"EventControlWithExpression", "WaitStatement", "SignalEventExpression", "EventControl"}
+_PRIMITIVE_BIDIR = {"tran", "rtran", "tranif0", "tranif1", "rtranif0", "rtranif1", "pullup", "pulldown"}
+
 _ASSIGN_KINDS = {
     "AssignmentExpression", "AddAssignmentExpression", "SubtractAssignmentExpression",
     "MultiplyAssignmentExpression", "DivideAssignmentExpression", "ModAssignmentExpression",
@@ -405,6 +410,87 @@ def _definition_name(node) -> str | None:
     return None
 
 
+class _NameRef:
+    """A port connected by name only (``.q``, ``.*``): the testbench's signal of the same name."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+
+def _plain_names(expr) -> list[str]:
+    """The testbench's own names an expression connected to a port denotes (heads of selects/concats)."""
+    if isinstance(expr, _NameRef):
+        return [expr.name]
+    out = []
+    stack = [expr]
+    while stack:
+        n = stack.pop()
+        if _is_token(n):
+            continue
+        k = _kind(n)
+        if k in ("IdentifierName", "IdentifierSelectName"):
+            out.append(_ident(n.identifier))
+            continue
+        if k == "ScopedName":
+            continue
+        if k == "ElementSelectExpression":
+            stack.append(n.left)
+            continue
+        if k == "MemberAccessExpression":
+            stack.append(n.left)
+            continue
+        stack.extend(_children(n))
+    return out
+
+
+def _ports(decl) -> list[tuple[str, str]]:
+    """(port, direction) in order for a module/interface/program declaration (ANSI or not)."""
+    out: list[tuple[str, str]] = []
+    ports = getattr(decl.header, "ports", None)
+    if ports is None:
+        return out
+    direction = "inout"
+    if _kind(ports) == "AnsiPortList":
+        for p in ports.ports:
+            if _is_token(p):
+                continue
+            hdr = getattr(p, "header", None)
+            d = getattr(hdr, "direction", None)
+            if _kind(p) == "ImplicitAnsiPort" and hdr is not None and _kind(hdr) == "InterfacePortHeader":
+                out.append((_ident(p.declarator.name), "interface"))
+                continue
+            if d is not None and d.valueText:
+                direction = d.valueText
+            name = getattr(p, "declarator", None) or getattr(p, "name", None)
+            if name is not None:
+                out.append((_ident(name.name) if hasattr(name, "name") else _ident(name), direction))
+        return out
+    if _kind(ports) == "NonAnsiPortList":
+        dirs: dict[str, str] = {}
+        for m in decl.members:
+            if not _is_token(m) and _kind(m) == "PortDeclaration":
+                d = getattr(m.header, "direction", None)
+                for dd in m.declarators:
+                    if not _is_token(dd):
+                        dirs[_ident(dd.name)] = d.valueText if d is not None and d.valueText else "inout"
+        for p in ports.ports:
+            if _is_token(p):
+                continue
+            names = [t for t in _tokens(p) if t.kind.name == "Identifier"]
+            if names:
+                n = _ident(names[0])
+                out.append((n, dirs.get(n, "inout")))
+    return out
+
+
+def _port_writes(ports: list[tuple[str, str]], port: str) -> bool:
+    """Whether the instance drives what is connected to ``port`` (output, inout, ref; unknown ports too)."""
+    for name, direction in ports:
+        if name == port:
+            return direction in ("output", "inout", "ref")
+    return True
+
+
 def _args(arg_list) -> list:
     """The arguments of an argument list, without the comma tokens of the separated list."""
     return [a for a in arg_list.parameters if not _is_token(a)]
@@ -455,6 +541,16 @@ class _Walker:
         self.virtual_vars: set[str] = set()
         # Testbench subroutines: name -> one list per declaration of (formal name, may write it).
         self.subroutines: dict[str, list[list[tuple[str, bool]]]] = {}
+        # Every module's ports in order: name -> [(port, direction)] (design and testbench modules).
+        self.module_ports: dict[str, list[tuple[str, str]]] = {}
+        # Interface instances and modports inside the design: a handle to one reaches the design's state.
+        self.design_iface_instances: set[str] = set()
+        self.design_modports: set[str] = set()
+        # Testbench names whose value is a string (string variables, parameters given a string literal).
+        self.string_names: set[str] = set()
+        # Testbench nets/variables connected to an output or inout port of a design module instance: the
+        # design drives them (with --flatten they are the design's own variables); name -> (instance, port).
+        self.dut_driven: dict[str, tuple[str, str]] = {}
         self.found: list[Violation] = []
 
     # -- locations
@@ -473,6 +569,7 @@ class _Walker:
     def collect(self, root) -> None:
         stack = [root]
         instantiations = []
+        design_instantiations = []
         while stack:
             n = stack.pop()
             if _is_token(n):
@@ -484,6 +581,15 @@ class _Walker:
                 (self.tb_defs if tb else self.design_defs).add(name)
                 if k == "InterfaceDeclaration":
                     (self.tb_interfaces if tb else self.design_interfaces).add(name)
+                if k in ("ModuleDeclaration", "InterfaceDeclaration", "ProgramDeclaration"):
+                    self.module_ports.setdefault(name, _ports(n))
+            if not tb:
+                if k == "HierarchyInstantiation":
+                    design_instantiations.append(n)
+                elif k == "ModportItem":
+                    self.design_modports.add(_ident(n.name))
+            if tb and k in ("DataDeclaration", "ParameterDeclaration"):
+                self._strings(n)
             if tb:
                 if k == "Declarator":
                     self.data_names.add(_ident(n.name))
@@ -518,6 +624,48 @@ class _Walker:
                 else:
                     self.scope_names.add(iname)
         self.scope_names |= self.design_defs | self.tb_defs
+        for inst in design_instantiations:
+            if _ident(inst.type) in self.design_interfaces | self.tb_interfaces:
+                for hi in inst.instances:
+                    if getattr(hi, "decl", None) is not None:
+                        self.design_iface_instances.add(_ident(hi.decl.name))
+        for inst in instantiations:
+            type_name = _ident(inst.type)
+            if type_name not in self.design_defs or type_name in self.design_interfaces:
+                continue
+            for hi in inst.instances:
+                iname = _ident(hi.decl.name) if getattr(hi, "decl", None) is not None else ""
+                for port, expr in self.connections(type_name, hi):
+                    if _port_writes(self.module_ports.get(type_name, []), port) and expr is not None:
+                        for name in _plain_names(expr):
+                            self.dut_driven.setdefault(name, (iname, port))
+
+    def _strings(self, n) -> None:
+        """Record testbench names whose value is a string (they must not reach an event control)."""
+        typed = "string" in str(getattr(n, "type", "") or "").split()
+        decls = getattr(n, "declarators", None)
+        if decls is None and getattr(n, "parameter", None) is not None:
+            decls = getattr(n.parameter, "declarators", None)
+            typed = typed or "string" in str(getattr(n.parameter, "type", "") or "").split()
+        for d in decls or []:
+            if _is_token(d) or not hasattr(d, "name"):
+                continue
+            init = getattr(d, "initializer", None)
+            if typed or (init is not None and any(t.kind.name == "StringLiteral" for t in _tokens(init))):
+                self.string_names.add(_ident(d.name))
+
+    def connections(self, type_name: str, hi):
+        """(port, expression) per connection of one instance; ``.*`` and ``.q`` connect the same name."""
+        ports = self.module_ports.get(type_name, [])
+        for i, c in enumerate(c for c in hi.connections if not _is_token(c)):
+            ck = _kind(c)
+            if ck == "NamedPortConnection":
+                yield _ident(c.name), (c.expr if c.openParen is not None else _NameRef(_ident(c.name)))
+            elif ck == "OrderedPortConnection":
+                yield (ports[i][0] if i < len(ports) else ""), c.expr
+            elif ck == "WildcardPortConnection":
+                for port, _ in ports:
+                    yield port, _NameRef(port)
 
     # -- names
     def head(self, name) -> tuple[str, str] | None:
@@ -603,6 +751,10 @@ class _Walker:
             else:
                 rule, why = "system-task", "is not on the list of allowed system tasks (docs/scoring.md)"
             self.add(rule, tok, f"{name} {why}; not allowed")
+        elif k == "Identifier" and tok.rawText.startswith("\\") and _UNSAFE_ESCAPED.search(tok.rawText[1:].strip()):
+            self.add("escaped-name", tok, f"escaped identifier {tok.rawText.strip()!r} contains characters that "
+                     "Verilator copies unescaped into generated C++ (quote, backslash, comment marks, non-ASCII): "
+                     "use a plain name")
         elif k == "Identifier" and tok.rawText.startswith("\\") and "." in tok.rawText:
             self.add("escaped-name", tok, f"escaped identifier {tok.rawText.strip()!r} contains '.': it would "
                      "read as a hierarchy path in the coverage (e.g. a second instance posing as a sub-instance "
@@ -625,26 +777,43 @@ class _Walker:
         elif k in _ASSIGN_KINDS:
             for bad in self.foreign_in(n.left, lvalue=True):
                 self.write(bad)
+            self.check_driven(n.left, n)
             self.check_virtual(n.left, n.right)
         elif k in _INCDEC_KINDS:
             operand = n.operand
             for bad in self.foreign_in(operand, lvalue=True):
                 self.write(bad)
+            self.check_driven(operand, n)
         elif k == "ProceduralDeassignStatement":  # assign/force hold an AssignmentExpression, seen above
             for bad in self.foreign_in(n.variable, lvalue=True):
                 self.write(bad)
+            self.check_driven(n.variable, n)
+        elif k in _EVENT_KINDS:
+            self.check_event_text(n)
+        elif k == "ScopedName" and not (n.parent is not None and _kind(n.parent) == "ScopedName"):
+            self.check_interface_handle(n)
+        elif k == "PrimitiveInstantiation":
+            prim = n.type.valueText if _is_token(n.type) else str(n.type).strip()
+            for inst in n.instances:
+                conns = [c for c in getattr(inst, "connections", []) if not _is_token(c)]
+                for c in conns if prim in _PRIMITIVE_BIDIR else conns[:1]:
+                    self.check_driven(getattr(c, "expr", c), c)
         elif k in ("BlockingEventTriggerStatement", "NonblockingEventTriggerStatement"):
             for bad in self.foreign_in(n.name):
                 self.add("hierarchical-write", bad, f"triggers '{bad}' outside the testbench")
-        elif k in ("NamedPortConnection", "OrderedPortConnection"):
-            for bad in self.foreign_in(n):
-                self.add("hierarchical-port", bad, f"connects '{bad}' to a port: port connections may only use the "
-                         "testbench's own signals (an output port would drive the design's internals)")
+        elif k == "HierarchyInstantiation":
+            self.check_instance(n)
         elif k in ("ClockingItem", "ModportExplicitPort"):
             for bad in self.foreign_in(n):
                 self.add("hierarchical-write", bad, f"'{bad}' in a clocking block or modport can drive the design's "
                          "internals; use the testbench's own signals")
+            if k == "ClockingItem" and any(t.valueText in ("output", "inout") for t in _tokens(n.direction)):
+                for d in getattr(n, "decls", []):
+                    if not _is_token(d) and hasattr(d, "name") and _ident(d.name) in self.dut_driven:
+                        self.driven(_ident(d.name), d)
         elif k == "Declarator" and n.initializer is not None:
+            if _ident(n.name) in self.dut_driven and _kind(n.parent) != "ClockingItem":
+                self.driven(_ident(n.name), n)
             if _ident(n.name) in self.virtual_vars:
                 for bad in self.foreign_in(n.initializer):
                     self.add("hierarchical-write", bad, f"binds a virtual interface to '{bad}' inside the design")
@@ -673,6 +842,7 @@ class _Walker:
                 for bad in self.foreign_in(arg):
                     self.add("hierarchical-write", bad, f"passes '{bad}' to {name}, which may write it; only the "
                              "testbench's own variables may be written")
+                self.check_driven(arg, arg)
             return
         if ck == "ScopedName" and self.foreign(callee):
             self.write(callee, "calls a task/function/method of")
@@ -699,6 +869,7 @@ class _Walker:
             for bad in self.foreign_in(expr):
                 self.add("hierarchical-write", bad, f"passes '{bad}' to {name}(), which may write it "
                          "(output/inout/ref, or not declared in the testbench); pass a copy in a local variable")
+            self.check_driven(expr, expr)
 
     def check_file_arg(self, n, name: str) -> None:
         args = n.arguments
@@ -718,6 +889,64 @@ class _Walker:
         if _kind(lhs) == "IdentifierName" and _ident(lhs.identifier) in self.virtual_vars:
             for bad in self.foreign_in(rhs):
                 self.add("hierarchical-write", bad, f"binds a virtual interface to '{bad}' inside the design")
+
+    def check_driven(self, lhs, node) -> None:
+        """A write whose target is a testbench signal that a design instance's output/inout drives."""
+        for name in _plain_names(lhs):
+            if name in self.dut_driven:
+                self.driven(name, node)
+
+    def driven(self, name: str, node) -> None:
+        inst, port = self.dut_driven[name]
+        self.add("dut-output-write", node, f"writes '{name}', which the design drives through port '{port}' of "
+                 f"'{inst}': the testbench may drive only the DUT's inputs (reading '{name}' is fine)")
+
+    def check_instance(self, n) -> None:
+        """Port connections: hierarchical names only into inputs; no output of one instance onto a signal
+        a design instance drives."""
+        type_name = _ident(n.type)
+        ports = self.module_ports.get(type_name, [])
+        for hi in n.instances:
+            iname = _ident(hi.decl.name) if getattr(hi, "decl", None) is not None else ""
+            for port, expr in self.connections(type_name, hi):
+                if expr is None or isinstance(expr, _NameRef):
+                    names = _plain_names(expr) if expr is not None else []
+                    bad_hier = []
+                else:
+                    names = _plain_names(expr)
+                    bad_hier = list(self.foreign_in(expr))
+                writes = _port_writes(ports, port)
+                if writes:
+                    for bad in bad_hier:
+                        self.add("hierarchical-port", bad, f"connects '{bad}' to port '{port}' of '{iname}', which "
+                                 "can drive it: only input ports may be connected to the design's internals")
+                    for name in names:
+                        owner = self.dut_driven.get(name)
+                        if owner is not None and owner[0] != iname:
+                            self.driven(name, hi)
+
+    def check_event_text(self, n) -> None:
+        """Verilator prints an event control's text into generated C++ unescaped: no strings there."""
+        for tok in _tokens(n):
+            if tok.kind.name == "StringLiteral" or (tok.kind.name == "Identifier" and _ident(tok) in self.string_names):
+                self.add("event-string", tok, f"{tok.valueText!r} in an event control or wait: Verilator copies "
+                         "its text into generated C++ without escaping; wait on signals or events instead")
+                return
+
+    def check_interface_handle(self, n) -> None:
+        """A name that denotes an interface instance (or its modport) inside the design: a handle to it
+        (virtual interface, ref argument, class member) would write the design's state."""
+        if not self.foreign(n):
+            return
+        parts = [_ident(t) for t in _tokens(n) if t.kind.name == "Identifier"]
+        if not parts:
+            return
+        last = parts[-1]
+        if last in self.design_iface_instances or (
+                last in self.design_modports and len(parts) > 1 and parts[-2] in self.design_iface_instances):
+            self.add("interface-handle", n, f"'{str(n).strip()}' names an interface instance inside the design: a "
+                     "handle to it (virtual interface, ref argument, class member) writes the design's state; "
+                     "read its signals by their full name instead")
 
     def write(self, node, verb: str = "writes") -> None:
         self.add("hierarchical-write", node, f"{verb} '{str(node).strip()}' outside the testbench's own variables "
