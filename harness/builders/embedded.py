@@ -21,7 +21,7 @@ LICENSE = "Apache-2.0 (ECov original designs)"
 
 
 def suite_root() -> Traversable:
-    return resources.files("harness") / "suite"
+    return resources.files("ecov.harness") / "suite"
 
 
 def _text(node: Traversable) -> str:
