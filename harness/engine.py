@@ -33,12 +33,13 @@ from ecov.harness.records import (
 from ecov.harness.sim import coverage as cov
 from ecov.harness.sim import integrity
 from ecov.harness.sim.jobfiles import write_design
-from ecov.harness.sim.rules import Violation, check_design, module_names
+from ecov.harness.sim.rules import RULES_VERSION, Violation, check_design, module_names
 from ecov.harness.sim.sandbox import Limits, ProcResult, Sandbox, make_sandbox
-from ecov.harness.sim.verilator import BuildOptions, VerilatorBackend, find_top
+from ecov.harness.sim.verilator import GENERATED_CODE, BuildOptions, VerilatorBackend, find_top
 
 # Bump when anything that changes figures for the same inputs changes (parsing, aggregation, flags).
-SCORING_VERSION = "5"  # 3: --flatten; 4: integrity layer (rules, harness main, point-set/DUT checks); 5: #() copies
+SCORING_VERSION = "6"  # 3: --flatten; 4: integrity layer (rules, harness main, point-set/DUT checks); 5: #() copies;
+# 6: integrity round 3 (DUT-output writes, parameter overrides, generated-C++ check, channel on stdin)
 TB_FILE = "testbench.sv"
 MAX_ERRORS = 12
 
@@ -85,9 +86,14 @@ class CachedScorer:
     def isolation(self) -> str:
         return self.sandbox.name
 
+    def trust(self) -> dict:
+        """What a cached result's trust depends on: part of every cache key (a hit never relabels it)."""
+        return {"sandbox": self.sandbox.name, "isolated": self.sandbox.isolated}
+
     def score(self, design: Design, testbench: str, seed: int = 1) -> ScoreResult:
         start = time.monotonic()
-        result = self._score(design, testbench, seed)
+        # A UTF-8 byte order mark is an encoding detail of the file the testbench came from, not text.
+        result = self._score(design, testbench.removeprefix("\ufeff"), seed)
         result.seconds = round(time.monotonic() - start, 3)
         return result
 
@@ -117,8 +123,8 @@ class CachedScorer:
             try:
                 hit = ScoreResult.from_dict(json.loads(path.read_text()))
                 hit.cached = True
-                hit.isolation = self.isolation
-                hit.isolated = self.sandbox.isolated
+                if (hit.isolation, hit.isolated) != (self.isolation, self.sandbox.isolated):
+                    return None  # computed under another sandbox: never relabelled, computed again
                 return hit
             except (json.JSONDecodeError, TypeError, KeyError):
                 path.unlink(missing_ok=True)
@@ -144,7 +150,9 @@ class Engine(CachedScorer):
             "seed": seed,
             "backend": self.backend.fingerprint(),
             "scoring": SCORING_VERSION,
+            "rules": RULES_VERSION,
             "max_uncovered": self.config.max_uncovered,
+            **self.trust(),
         }
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
@@ -166,12 +174,13 @@ class Engine(CachedScorer):
     def lookup(self, design: Design, testbench: str, seed: int = 1) -> ScoreResult | None:
         """The result without building: a rule rejection or a score-cache hit; None when the testbench
         must be built and run. (ecov.harness.executor asks this before sending a job to another machine.)"""
+        testbench = testbench.removeprefix("\ufeff")
         rejected, _ = self._rules(self._base(design, seed), design, testbench)
         return rejected or self._cache_hit(self.cache_key(design, testbench, seed))
 
     def remember(self, design: Design, testbench: str, seed: int, result: ScoreResult) -> None:
         """Cache a result computed elsewhere (a Ray worker with the same backend) under this engine's key."""
-        self._store(self.cache_key(design, testbench, seed), result)
+        self._store(self.cache_key(design, testbench.removeprefix("\ufeff"), seed), result)
 
     def _build_and_run(self, design: Design, testbench: str, seed: int, base: ScoreResult,
                        deferred: list[Violation] | None = None) -> ScoreResult:
@@ -188,6 +197,11 @@ class Engine(CachedScorer):
                 return replace(base, status=INFRA_ERROR, errors=[f"harness failure while building: {exc}"])
             warnings = _warnings(built.log)
             base.phases = dict(built.phases)
+            if not built.ok and built.stage == GENERATED_CODE:
+                return replace(base, status=REJECTED, errors=[
+                    "rule 'generated-code': the C++ Verilator generated from the testbench holds code it did not "
+                    "write (testbench text copied unescaped into the model; see docs/scoring.md, Threat model): "
+                    + _relative(built.log, job)[:600]], warnings=warnings)
             if not built.ok:
                 errors = _compile_errors(built.log, job) or [_relative(built.log[-2000:], job) or built.stage + " failed"]
                 return replace(base, status=COMPILE_ERROR, errors=errors, warnings=warnings,

@@ -20,14 +20,18 @@ from functools import lru_cache
 from pathlib import Path
 
 SKIP_STDLIB = {"site-packages", "dist-packages", "test", "idlelib", "tkinter", "turtledemo", "ensurepip",
-               "lib2to3", "pydoc_data", "venv", "__phello__"}
+               "lib2to3", "pydoc_data", "venv", "__phello__", "ctypes"}
+# Native modules left out of the view: ctypes (native code, raw memory: it could change Verilator's
+# counters in the process) and CPython's test helpers (raw C API access). Removed, not filtered.
+SKIP_NATIVE = ("_ctypes", "_testcapi", "_testinternalcapi", "_testbuffer", "_testmultiphase",
+               "_testimportmultiple", "_testsinglephase", "_testclinic", "_xxtestfuzz", "xxlimited")
 PACKAGES = ("cocotb", "cocotb_tools", "pygpi")
 # Everything cocotb loads in a simulation (cocotb 2.1 imports pytest, and so its dependencies).
 PROBE = ("import sys, cocotb, cocotb.regression, cocotb._init, cocotb.logging, cocotb.clock, cocotb.triggers, "
          "cocotb.types, cocotb.handle, cocotb.queue, cocotb.utils, cocotb.task, pygpi.entry; "
          "print('\\n'.join(sorted({getattr(m, '__file__', None) or '' for n, m in list(sys.modules.items()) "
          "if '.' not in n})))")
-VIEW_VERSION = "3"
+VIEW_VERSION = "4"  # 4: no ctypes/_ctypes, no C API test modules
 
 
 def _link(src: Path, dst: Path) -> None:
@@ -46,6 +50,8 @@ def _tree(src: Path, dst: Path, skip: set[str] = frozenset()) -> None:
         (dst / rel).mkdir(parents=True, exist_ok=True)
         os.chmod(dst / rel, 0o755)
         for f in files:
+            if f.startswith(SKIP_NATIVE) and (f.endswith(".so") or ".cpython-" in f):
+                continue
             s = Path(root) / f
             if s.is_symlink() and not s.exists():
                 continue

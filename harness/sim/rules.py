@@ -33,6 +33,8 @@ from functools import lru_cache
 from pathlib import Path
 
 TB_FILE = "testbench.sv"
+# Bump when a rule is added or changed: part of every score cache key (harness/engine.py).
+RULES_VERSION = "3"  # 3: dut-output-write, parameter-override, event-string, interface-handle, escaped-name
 
 # ---------------------------------------------------------------------------------------------------
 # The allow-lists. A system task/function not named here is refused (rule "system-task").
@@ -333,6 +335,9 @@ def _check_tree(text: str, region: _Region, extra_defs: set[str], instance: str)
     walker.design_defs |= extra_defs
     walker.check(tree.root)
     found = walker.found
+    dut = next(iter(sorted(extra_defs)), "") if len(extra_defs) == 1 else ""
+    if dut and instance and walker.overrides(dut):
+        found += _check_parameters(tree, dut, instance, walker.tb_modules, walker.line(walker.param_overrides[dut]))
     de = pyslang.DiagnosticEngine(sm)
     for d in tree.diagnostics:
         if d.isError() and sm.getFileName(d.location) == TB_FILE:
@@ -443,6 +448,79 @@ def _plain_names(expr) -> list[str]:
     return out
 
 
+def _parameter_values(tree, top: str, path: list[str] | None, dut: str) -> dict[str, str] | None:
+    """Elaborate ``tree`` with ``top`` as root; the DUT's parameter values at the instance named by
+    ``path`` (None: ``top`` is the DUT itself); None when it is not found."""
+    from pyslang import Bag
+    from pyslang.ast import Compilation, CompilationOptions
+
+    opts = CompilationOptions()
+    opts.topModules = {top}
+    comp = Compilation(Bag([opts]))
+    comp.addSyntaxTree(tree)
+    tops = [t for t in comp.getRoot().topInstances if t.name == top]
+    if not tops:
+        return None
+    found = tops[0] if path is None else _find_instance(tops[0].body, path[-1], dut)
+    if found is None:
+        return None
+    return {p.name: str(p.value) if hasattr(p, "value") else str(getattr(p, "targetType", "")) for p in
+            found.body.parameters if not getattr(p, "isLocalParam", False)}
+
+
+def _find_instance(scope, name: str, dut: str, depth: int = 0):
+    """The instance ``name`` of module ``dut`` anywhere below ``scope`` (instances, generate blocks)."""
+    if depth > 12:
+        return None
+    for m in scope:
+        k = m.kind.name
+        if k == "Instance":
+            if m.name == name and m.definition.name == dut:
+                return m
+            got = _find_instance(m.body, name, dut, depth + 1)
+        elif k in ("GenerateBlock", "GenerateBlockArray"):
+            got = _find_instance(m, name, dut, depth + 1)
+        else:
+            continue
+        if got is not None:
+            return got
+    return None
+
+
+def _check_parameters(tree, dut: str, instance: str, tb_modules: list[str], line: int) -> list[Violation]:
+    """The design under test is the task's design: a ``#(...)`` override of the DUT must leave every
+    parameter at the value the task's design has (its defaults); one that changes it changes what is
+    scored (fewer toggle points, an easier mode) and is refused."""
+    try:
+        want = _parameter_values(tree, dut, None, dut)
+        got = None
+        for top in reversed(tb_modules):
+            got = _parameter_values(tree, top, [instance], dut)
+            if got is not None:
+                break
+    except Exception as e:  # pyslang failing to elaborate is a reason to refuse, not to pass
+        return [Violation("parameter-override", line, f"the DUT's parameters could not be evaluated ({e}); "
+                          "instantiate it without #(...)")]
+    if want is None or got is None:
+        return [Violation("parameter-override", line, f"the DUT instance '{instance}' with #(...) could not be "
+                          "elaborated to check its parameters; instantiate it without #(...)")]
+    changed = [f"{k}={got.get(k)} (the task's design: {v})" for k, v in sorted(want.items()) if got.get(k) != v]
+    if changed:
+        return [Violation("parameter-override", line, f"#(...) changes the design under test: {', '.join(changed)}; "
+                          "the task scores its own design, with these parameters at the values shown")]
+    return []
+
+
+def _iter_nodes(root):
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if _is_token(n):
+            continue
+        yield n
+        stack.extend(_children(n))
+
+
 def _ports(decl) -> list[tuple[str, str]]:
     """(port, direction) in order for a module/interface/program declaration (ANSI or not)."""
     out: list[tuple[str, str]] = []
@@ -548,6 +626,8 @@ class _Walker:
         self.design_modports: set[str] = set()
         # Testbench names whose value is a string (string variables, parameters given a string literal).
         self.string_names: set[str] = set()
+        self.param_overrides: dict[str, object] = {}  # module -> a testbench instantiation of it with #(...)
+        self.tb_modules: list[str] = []
         # Testbench nets/variables connected to an output or inout port of a design module instance: the
         # design drives them (with --flatten they are the design's own variables); name -> (instance, port).
         self.dut_driven: dict[str, tuple[str, str]] = {}
@@ -583,6 +663,8 @@ class _Walker:
                     (self.tb_interfaces if tb else self.design_interfaces).add(name)
                 if k in ("ModuleDeclaration", "InterfaceDeclaration", "ProgramDeclaration"):
                     self.module_ports.setdefault(name, _ports(n))
+                if tb and k == "ModuleDeclaration":
+                    self.tb_modules.append(name)
             if not tb:
                 if k == "HierarchyInstantiation":
                     design_instantiations.append(n)
@@ -631,6 +713,8 @@ class _Walker:
                         self.design_iface_instances.add(_ident(hi.decl.name))
         for inst in instantiations:
             type_name = _ident(inst.type)
+            if inst.parameters is not None:
+                self.param_overrides.setdefault(type_name, inst)
             if type_name not in self.design_defs or type_name in self.design_interfaces:
                 continue
             for hi in inst.instances:
@@ -890,6 +974,10 @@ class _Walker:
             for bad in self.foreign_in(rhs):
                 self.add("hierarchical-write", bad, f"binds a virtual interface to '{bad}' inside the design")
 
+    def overrides(self, dut: str) -> bool:
+        """Whether the testbench instantiates ``dut`` with a parameter value assignment."""
+        return dut in self.param_overrides
+
     def check_driven(self, lhs, node) -> None:
         """A write whose target is a testbench signal that a design instance's output/inout drives."""
         for name in _plain_names(lhs):
@@ -953,5 +1041,5 @@ class _Walker:
                  f"(into the design hierarchy: '{self.instance}.…', tb.…, $root.…); drive the DUT's ports only")
 
 
-__all__ = ["Violation", "check_testbench", "check_design", "preprocess", "strip_comments", "module_names",
+__all__ = ["RULES_VERSION", "Violation", "check_testbench", "check_design", "preprocess", "strip_comments", "module_names",
            "READONLY_SYSTEM", "ALLOWED_SYSTEM", "ALLOWED_DIRECTIVES"]

@@ -73,13 +73,29 @@ def _kill_group(proc: subprocess.Popen) -> None:
         pass
 
 
-def run_limited(argv: list[str], cwd: Path, limits: Limits, env: dict[str, str], drop_to_nobody: bool) -> ProcResult:
-    """Run argv, merging stdout and stderr, stopping it at the wall clock or the output cap."""
+def run_limited(argv: list[str], cwd: Path, limits: Limits, env: dict[str, str], drop_to_nobody: bool,
+                stdin: bytes | None = None) -> ProcResult:
+    """Run argv, merging stdout and stderr, stopping it at the wall clock or the output cap.
+
+    ``stdin`` (a few bytes: the harness main's output folder and nonce) is written to the process's
+    standard input, which is then closed: a channel no environment and no other process shows.
+    """
     start = time.monotonic()
     proc = subprocess.Popen(
-        argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        preexec_fn=_limiter(limits, drop_to_nobody), close_fds=True,
+        argv, cwd=cwd, env=env, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=_limiter(limits, drop_to_nobody), close_fds=True,
     )
+    if stdin is not None:
+        assert proc.stdin is not None
+        try:
+            proc.stdin.write(stdin)  # far below a pipe's buffer: never blocks
+        except BrokenPipeError:
+            pass
+        finally:
+            try:
+                proc.stdin.close()
+            except BrokenPipeError:
+                pass
     chunks: list[bytes] = []
     size = 0
     timed_out = capped = False
@@ -157,11 +173,13 @@ class Sandbox:
     isolated = False  # rlimits only: the weakest sandbox (docs/scoring.md, "Threat model")
 
     def run(self, argv: list[str], workdir: Path, limits: Limits, *, untrusted: bool,
-            ro_paths: tuple[str, ...] = (), rw_paths: tuple[str, ...] = (), env: dict[str, str] | None = None) -> ProcResult:
-        """``untrusted`` marks the simulation (the testbench's own code) as opposed to the compile step."""
+            ro_paths: tuple[str, ...] = (), rw_paths: tuple[str, ...] = (), env: dict[str, str] | None = None,
+            stdin: bytes | None = None) -> ProcResult:
+        """``untrusted`` marks the simulation (the testbench's own code) as opposed to the compile step;
+        ``stdin`` is written to the command's standard input (the harness main's private channel)."""
         if untrusted:
             _open_for_nobody(workdir)
-        return run_limited(argv, workdir, limits, self._env(env), drop_to_nobody=untrusted)
+        return run_limited(argv, workdir, limits, self._env(env), drop_to_nobody=untrusted, stdin=stdin)
 
     @staticmethod
     def _env(extra: dict[str, str] | None) -> dict[str, str]:
@@ -174,7 +192,7 @@ class BwrapSandbox(Sandbox):
     name = "bwrap"
     isolated = True
 
-    def run(self, argv, workdir, limits, *, untrusted, ro_paths=(), rw_paths=(), env=None):
+    def run(self, argv, workdir, limits, *, untrusted, ro_paths=(), rw_paths=(), env=None, stdin=None):
         wd = str(workdir)
         cmd = [
             shutil.which("bwrap") or "bwrap", "--unshare-all", "--die-with-parent", "--new-session",
@@ -188,10 +206,13 @@ class BwrapSandbox(Sandbox):
             cmd += ["--ro-bind", p, p]
         for p in rw_paths:
             cmd += ["--bind", p, p]
+        if os.geteuid() == 0 and not untrusted:
+            # The compile step (Verilator, g++ on generated code) runs as an unprivileged user inside the
+            # namespace too: what it can read is what is mounted, and none of it as root.
+            cmd += ["--uid", str(NOBODY), "--gid", str(NOBODY), "--cap-drop", "ALL"]
         cmd += ["--bind", wd, wd, "--chdir", wd, "--"]
-        if untrusted:
-            _open_for_nobody(workdir)
-        return run_limited(cmd + argv, workdir, limits, self._env(env), drop_to_nobody=untrusted)
+        _open_for_nobody(workdir)
+        return run_limited(cmd + argv, workdir, limits, self._env(env), drop_to_nobody=untrusted, stdin=stdin)
 
 
 def _open_for_nobody(workdir: Path) -> None:
