@@ -133,7 +133,7 @@ class DockerSandbox(Sandbox):
             self.image, command=list(argv), entrypoint=["/usr/bin/env"], working_dir=wd, environment=self._env(env), volumes=volumes,
             network_disabled=True, network_mode="none", mem_limit=f"{limits.memory_mb}m",
             pids_limit=limits.processes if untrusted else 1024, user="65534:65534",
-            stdin_open=stdin is not None, stdin_once=stdin is not None,
+            stdin_open=stdin is not None,
             cap_drop=["ALL"], security_opt=["no-new-privileges"], read_only=True,
             tmpfs={"/tmp": "rw,size=512m"}, ulimits=_ulimits(limits),
             log_config=docker.types.LogConfig(type="json-file", config={"max-size": "10m"}),

@@ -415,6 +415,16 @@ def _definition_name(node) -> str | None:
     return None
 
 
+def _scope(node) -> str:
+    """The module, interface or program a node lies in ("" at file level)."""
+    n = node
+    while n is not None:
+        if not _is_token(n) and _kind(n) in ("ModuleDeclaration", "InterfaceDeclaration", "ProgramDeclaration"):
+            return _ident(n.header.name)
+        n = n.parent
+    return ""
+
+
 class _NameRef:
     """A port connected by name only (``.q``, ``.*``): the testbench's signal of the same name."""
 
@@ -630,7 +640,7 @@ class _Walker:
         self.tb_modules: list[str] = []
         # Testbench nets/variables connected to an output or inout port of a design module instance: the
         # design drives them (with --flatten they are the design's own variables); name -> (instance, port).
-        self.dut_driven: dict[str, tuple[str, str]] = {}
+        self.dut_driven: dict[tuple[str, str], tuple[str, str]] = {}  # (module, name) -> (instance, port)
         self.found: list[Violation] = []
 
     # -- locations
@@ -712,17 +722,36 @@ class _Walker:
                     if getattr(hi, "decl", None) is not None:
                         self.design_iface_instances.add(_ident(hi.decl.name))
         for inst in instantiations:
-            type_name = _ident(inst.type)
             if inst.parameters is not None:
-                self.param_overrides.setdefault(type_name, inst)
-            if type_name not in self.design_defs or type_name in self.design_interfaces:
-                continue
-            for hi in inst.instances:
-                iname = _ident(hi.decl.name) if getattr(hi, "decl", None) is not None else ""
-                for port, expr in self.connections(type_name, hi):
-                    if _port_writes(self.module_ports.get(type_name, []), port) and expr is not None:
-                        for name in _plain_names(expr):
-                            self.dut_driven.setdefault(name, (iname, port))
+                self.param_overrides.setdefault(_ident(inst.type), inst)
+        # What design instances drive, per testbench module; then through testbench modules that pass a
+        # design output on through their own output ports (a wrapper), up to the top (a fixpoint).
+        driving: dict[str, set[str]] = {d: {p for p, _ in self.module_ports.get(d, [])}
+                                         for d in self.design_defs - self.design_interfaces}
+        for _ in range(16):
+            changed = False
+            for inst in instantiations:
+                type_name = _ident(inst.type)
+                if type_name not in driving or type_name in self.design_interfaces:
+                    continue
+                scope = _scope(inst)
+                for hi in inst.instances:
+                    iname = _ident(hi.decl.name) if getattr(hi, "decl", None) is not None else ""
+                    for port, expr in self.connections(type_name, hi):
+                        if port in driving[type_name] and expr is not None and _port_writes(
+                                self.module_ports.get(type_name, []), port):
+                            for name in _plain_names(expr):
+                                if (scope, name) not in self.dut_driven:
+                                    self.dut_driven[(scope, name)] = (iname, port)
+                                    changed = True
+            for (scope, name) in list(self.dut_driven):
+                if scope in self.tb_defs and name in {p for p, d in self.module_ports.get(scope, [])
+                                                      if d in ("output", "inout", "ref")}:
+                    if name not in driving.setdefault(scope, set()):
+                        driving[scope].add(name)
+                        changed = True
+            if not changed:
+                break
 
     def _strings(self, n) -> None:
         """Record testbench names whose value is a string (they must not reach an event control)."""
@@ -893,10 +922,10 @@ class _Walker:
                          "internals; use the testbench's own signals")
             if k == "ClockingItem" and any(t.valueText in ("output", "inout") for t in _tokens(n.direction)):
                 for d in getattr(n, "decls", []):
-                    if not _is_token(d) and hasattr(d, "name") and _ident(d.name) in self.dut_driven:
+                    if not _is_token(d) and hasattr(d, "name") and (_scope(n), _ident(d.name)) in self.dut_driven:
                         self.driven(_ident(d.name), d)
         elif k == "Declarator" and n.initializer is not None:
-            if _ident(n.name) in self.dut_driven and _kind(n.parent) != "ClockingItem":
+            if (_scope(n), _ident(n.name)) in self.dut_driven and _kind(n.parent) != "ClockingItem":
                 self.driven(_ident(n.name), n)
             if _ident(n.name) in self.virtual_vars:
                 for bad in self.foreign_in(n.initializer):
@@ -980,12 +1009,13 @@ class _Walker:
 
     def check_driven(self, lhs, node) -> None:
         """A write whose target is a testbench signal that a design instance's output/inout drives."""
+        scope = _scope(node)
         for name in _plain_names(lhs):
-            if name in self.dut_driven:
+            if (scope, name) in self.dut_driven:
                 self.driven(name, node)
 
     def driven(self, name: str, node) -> None:
-        inst, port = self.dut_driven[name]
+        inst, port = self.dut_driven[(_scope(node), name)]
         self.add("dut-output-write", node, f"writes '{name}', which the design drives through port '{port}' of "
                  f"'{inst}': the testbench may drive only the DUT's inputs (reading '{name}' is fine)")
 
@@ -1009,7 +1039,7 @@ class _Walker:
                         self.add("hierarchical-port", bad, f"connects '{bad}' to port '{port}' of '{iname}', which "
                                  "can drive it: only input ports may be connected to the design's internals")
                     for name in names:
-                        owner = self.dut_driven.get(name)
+                        owner = self.dut_driven.get((_scope(n), name))
                         if owner is not None and owner[0] != iname:
                             self.driven(name, hi)
 
