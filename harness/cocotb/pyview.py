@@ -88,8 +88,7 @@ def python_view(base: str) -> Path:
         _tree(stdlib, tmp / "lib" / ver, SKIP_STDLIB)
         site = tmp / "lib" / ver / "site-packages"
         site.mkdir()
-        pkgs = _third_party(site_dirs={Path(p) for p in (sysconfig.get_paths()["purelib"],
-                                                         sysconfig.get_paths()["platlib"])})
+        pkgs = _third_party(site_dirs=_site_dirs())
         for pkg in pkgs:
             spec = importlib.util.find_spec(pkg)
             if spec is None or not spec.origin:
@@ -101,7 +100,7 @@ def python_view(base: str) -> Path:
                 _link(src, site / src.name)
         # importlib.metadata finds versions (cocotb reads its own) through the dist-info folders.
         wanted = {p.lower().replace("_", "-") for p in pkgs}
-        for d in {Path(p) for p in (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"])}:
+        for d in _site_dirs():
             for info in d.glob("*.dist-info"):
                 if info.name.split("-")[0].lower().replace("_", "-") in wanted:
                     _tree(info, site / info.name)
@@ -111,6 +110,15 @@ def python_view(base: str) -> Path:
         os.replace(tmp, root)
         done.write_text(sys.version)
     return root
+
+
+def _site_dirs() -> set[Path]:
+    """Where third-party packages live: this environment's and, for a venv with system site packages, the
+    base interpreter's."""
+    import site
+
+    return {Path(p) for p in (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"],
+                              *site.getsitepackages())}
 
 
 def _third_party(site_dirs: set[Path]) -> list[str]:
