@@ -1,4 +1,4 @@
-"""The benchmark task record. Loaders and ``datasets`` Features live in ``ecov.harness.dataset``."""
+"""The benchmark task record. Loaders and ``datasets`` Features live in ``ecov.harness.benchmark.store``."""
 
 from __future__ import annotations
 

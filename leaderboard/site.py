@@ -27,10 +27,10 @@ from typing import Any
 
 import jinja2
 
-from ecov.harness.baseline import RandomBaseline, load_random_baseline
-from ecov.harness.protocol import DEFAULT_PROTOCOL
+from ecov.harness.core.protocol import DEFAULT_PROTOCOL
+from ecov.harness.evaluation.baseline import RandomBaseline, load_random_baseline
+from ecov.harness.evaluation.folder import RoundRecord, to_frame, write_frame
 from ecov.harness.records import ALL_METRICS, ScoreResult
-from ecov.harness.results import RoundRecord, to_frame, write_frame
 from ecov.leaderboard import plots
 from ecov.leaderboard.stats import RunView, difficulty_levels, group_rounds, histogram, run_view
 from ecov.leaderboard.submission import (
@@ -71,7 +71,7 @@ def benchmark_info(benchmark: str) -> BenchmarkInfo:
     rec = load_random_baseline(benchmark)
     diff = {t: b.difficulty for t, b in rec.tasks.items() if b.difficulty} if rec else {}
     if not diff:
-        from ecov.harness.dataset import EMBEDDED, load_benchmark
+        from ecov.harness.benchmark.store import EMBEDDED, load_benchmark
 
         if benchmark == EMBEDDED or Path(benchmark).exists():
             try:
@@ -111,7 +111,7 @@ class Entry:
 
     @property
     def protocol(self) -> str:
-        """Runs of different evaluation protocols (ecov.harness.protocol) are never ranked in one table."""
+        """Runs of different evaluation protocols (ecov.harness.core.protocol) are never ranked in one table."""
         return self.view.config.protocol
 
 

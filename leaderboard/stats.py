@@ -1,9 +1,9 @@
 """The numbers the leaderboard shows, recomputed from a run's records.
 
 The site does not show summary.json as submitted: it recomputes the summary from samples.jsonl with
-``ecov.harness.metrics.summarize`` (the same definitions ecov-eval uses, docs/evaluation.md), and ``verify``
+``ecov.harness.evaluation.metrics.summarize`` (the same definitions ecov-eval uses, docs/evaluation.md), and ``verify``
 checks samples.jsonl against re-scored rounds. This module adds the views the site needs on top, on
-pandas tables of the samples: per task, per difficulty, on random-hard tasks (ecov.harness.baseline), and a
+pandas tables of the samples: per task, per difficulty, on random-hard tasks (ecov.harness.evaluation.baseline), and a
 bootstrap interval over tasks for the pass % error bars.
 """
 
@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ecov.harness.compare import paired_bootstrap
-from ecov.harness.metrics import summarize
-from ecov.harness.results import RoundRecord, RunConfig, SampleRecord
+from ecov.harness.evaluation.compare import paired_bootstrap
+from ecov.harness.evaluation.folder import RoundRecord, RunConfig, SampleRecord
+from ecov.harness.evaluation.metrics import summarize
 
 DIFFICULTY_ORDER = ("easy", "medium", "hard")
 CI_RESAMPLES = 2000
@@ -125,7 +125,7 @@ def difficulty_levels(levels) -> list[str]:
 
 
 def group_rounds(rounds: list[RoundRecord]) -> dict[tuple[str, int], list[RoundRecord]]:
-    """Rounds by (task, sample) in file order; a round 0 starts a new attempt (as ecov.harness.run reads them)."""
+    """Rounds by (task, sample) in file order; a round 0 starts a new attempt (as ecov.harness.evaluation.runner reads them)."""
     out: dict[tuple[str, int], list[RoundRecord]] = {}
     for r in rounds:
         key = (r.task_id, r.sample)

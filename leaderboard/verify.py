@@ -17,10 +17,10 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from ecov.harness.metrics import sample_from_rounds, summarize
-from ecov.harness.protocol import get_protocol, replaces_best, state_key
+from ecov.harness.core.protocol import get_protocol, replaces_best, state_key
+from ecov.harness.evaluation.folder import RoundRecord, RunFolder, SampleRecord
+from ecov.harness.evaluation.metrics import sample_from_rounds, summarize
 from ecov.harness.records import INFRA_ERROR, REJECTED, Design, ScoreResult
-from ecov.harness.results import RoundRecord, RunFolder, SampleRecord
 from ecov.harness.tasks import Task
 from ecov.leaderboard.stats import group_rounds
 from ecov.leaderboard.submission import Submission, run_digest
@@ -226,14 +226,14 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
                        verilator_version=config.verilator_version, harness_version=config.harness_version,
                        created=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
     if tasks and config.dataset_hash:
-        from ecov.harness.dataset import dataset_hash
+        from ecov.harness.benchmark.store import dataset_hash
 
         wanted = [t for t in tasks.values() if config.task_ids is None or t.id in config.task_ids]
         if dataset_hash(wanted) != config.dataset_hash and dataset_hash(tasks.values()) != config.dataset_hash:
             ver.warnings.append(f"the benchmark's tasks today hash to {dataset_hash(tasks.values())}, "
                                 f"the run recorded {config.dataset_hash}")
     if config.verilator_version:
-        from ecov.harness.run import verilator_version
+        from ecov.harness.evaluation.runner import verilator_version
 
         here = verilator_version()
         if here and here != config.verilator_version:
@@ -337,15 +337,15 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
 
 
 def load_tasks(benchmark: str, split: str) -> dict[str, Task]:
-    from ecov.harness.dataset import load_benchmark
+    from ecov.harness.benchmark.store import load_benchmark
 
     return {t.id: t for t in load_benchmark(benchmark, split)}
 
 
 def engine_score_fn(tb_lang: str = "sv") -> ScoreFn:
     """Score with a fresh engine of the run's testbench language (sv | cocotb) whose disk cache is off."""
-    from ecov.harness.cocotb.track import make_engine
     from ecov.harness.engine import EngineConfig
+    from ecov.harness.tracks.base import make_engine
 
     engine = make_engine(tb_lang, EngineConfig(use_cache=False))
     return lambda design, tb, seed: engine.score(design, tb, seed=seed)

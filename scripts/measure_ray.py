@@ -53,7 +53,7 @@ def main() -> None:
     ap.add_argument("--configs", default="local1,ray1,local2,ray2", help="in this order (interleaved)")
     ap.add_argument("--out", type=Path, default=Path("/tmp/ecov-measure"))
     args = ap.parse_args()
-    from ecov.harness.dataset import load_benchmark
+    from ecov.harness.benchmark.store import load_benchmark
 
     tasks = [t.id for t in load_benchmark(None)]
     if args.tasks != "all":

@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from ecov.harness.builders import autoeval, embedded
+from ecov.harness.benchmark.builders import autoeval, embedded
 from ecov.harness.sim.rules import check_design
 
 
@@ -26,7 +26,7 @@ def main() -> int:
     if args.verilog_eval:
         tasks += autoeval.build(args.verilog_eval).tasks
     for name in args.benchmark:
-        from ecov.harness.dataset import load_benchmark
+        from ecov.harness.benchmark.store import load_benchmark
 
         tasks += list(load_benchmark(name))
     start, n, bad = time.monotonic(), 0, 0

@@ -12,7 +12,7 @@ import re
 import sys
 from pathlib import Path
 
-from ecov.harness.builders.embedded import load_suite
+from ecov.harness.benchmark.builders.embedded import load_suite
 from ecov.harness.engine import Engine
 from ecov.harness.models.ports import parse_ports
 

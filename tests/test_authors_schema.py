@@ -11,10 +11,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from ecov.harness.builders import authors
-from ecov.harness.builders.common import SourceError
-from ecov.harness.calibrate import apply_rule, calibrate_task, engine_scorer
-from ecov.harness.dataset import load_benchmark, load_folder
+from ecov.harness.benchmark.builders import authors
+from ecov.harness.benchmark.builders.common import SourceError
+from ecov.harness.benchmark.calibrate import apply_rule, calibrate_task, engine_scorer
+from ecov.harness.benchmark.store import load_benchmark, load_folder
 from ecov.harness.records import Target
 
 SUITE = Path(__file__).resolve().parents[1] / "harness" / "suite" / "updown_counter"
@@ -77,7 +77,7 @@ def test_bad_rows_fail_with_a_clear_error(bad, message):
 
 
 def test_offline_hub_id_is_a_clear_error(monkeypatch):
-    from ecov.harness.dataset import BenchmarkNotFound
+    from ecov.harness.benchmark.store import BenchmarkNotFound
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")

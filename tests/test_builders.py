@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ecov.harness.builders import autoeval, cvdp
-from ecov.harness.builders.common import SourceError, instance_from_prompt, module_names
+from ecov.harness.benchmark.builders import autoeval, cvdp
+from ecov.harness.benchmark.builders.common import SourceError, instance_from_prompt, module_names
 from ecov.harness.cli.data import main
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"

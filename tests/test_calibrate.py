@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ecov.harness.builders import cvdp
-from ecov.harness.calibrate import (
+from ecov.harness.benchmark.builders import cvdp
+from ecov.harness.benchmark.calibrate import (
     Calibration,
     Run,
     apply_rule,
@@ -25,8 +25,8 @@ from ecov.harness.calibrate import (
     summary,
     table,
 )
+from ecov.harness.benchmark.store import load_benchmark
 from ecov.harness.cli.data import main
-from ecov.harness.dataset import load_benchmark
 from ecov.harness.records import SourceFile, Target
 from ecov.harness.tasks import Task
 

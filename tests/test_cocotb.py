@@ -12,22 +12,22 @@ from pathlib import Path
 
 import pytest
 
-from ecov.harness.builders.embedded import load_suite
+from ecov.harness.benchmark.builders.embedded import load_suite
 from ecov.harness.cocotb.engine import (
     CocotbEngine,
     RlimitRefused,
     as_task_hierarchy,
     trim_traceback,
 )
-from ecov.harness.cocotb.parse import parse_python_response
 from ecov.harness.cocotb.policy import check_python_testbench
-from ecov.harness.cocotb.prompts import build_messages
-from ecov.harness.cocotb.track import get_track
 from ecov.harness.engine import EngineConfig, attach_coverage, coverage_problem
 from ecov.harness.records import COMPILE_ERROR, CRASHED, OK, REJECTED, ScoreResult
 from ecov.harness.sim.coverage import parse_coverage_dat
 from ecov.harness.sim.integrity import RunOutput
 from ecov.harness.sim.sandbox import bwrap_available
+from ecov.harness.tracks.base import get_track
+from ecov.harness.tracks.cocotb.parse import parse_python_response
+from ecov.harness.tracks.cocotb.prompts import build_messages
 
 sys.path.insert(0, str(Path(__file__).parent))
 from fake_openai import FakeOpenAIServer  # noqa: E402
@@ -343,10 +343,10 @@ def test_failing_assert_is_reported_and_the_run_still_counts():
 
 @needs_bwrap
 def test_fake_openai_answers_python_and_feedback_matches_the_sv_track(tmp_path, monkeypatch):
-    from ecov.harness.dataset import dataset_hash
+    from ecov.harness.benchmark.store import dataset_hash
+    from ecov.harness.evaluation.folder import RunConfig, RunFolder
+    from ecov.harness.evaluation.runner import run_eval
     from ecov.harness.models import get_model
-    from ecov.harness.results import RunConfig, RunFolder
-    from ecov.harness.run import run_eval
 
     monkeypatch.setenv("OPENAI_API_KEY", "dummy")
     task = TASKS["sync_fifo"]

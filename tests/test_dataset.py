@@ -17,11 +17,11 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from ecov.harness.builders import autoeval, cvdp
-from ecov.harness.builders.common import SourceError
-from ecov.harness.builders.embedded import load_suite
-from ecov.harness.cli.data import main
-from ecov.harness.dataset import (
+from ecov.harness.benchmark.builders import autoeval, cvdp
+from ecov.harness.benchmark.builders.common import SourceError
+from ecov.harness.benchmark.builders.embedded import load_suite
+from ecov.harness.benchmark.publish import PublishError, publish, render_card
+from ecov.harness.benchmark.store import (
     BenchmarkNotFound,
     dataset_hash,
     features,
@@ -30,7 +30,7 @@ from ecov.harness.dataset import (
     save_tasks,
     task_to_row,
 )
-from ecov.harness.publish import PublishError, publish, render_card
+from ecov.harness.cli.data import main
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 needs_shared = pytest.mark.skipif(not (SHARED / "verilog-eval").is_dir(), reason="../shared/data is not present")
@@ -117,11 +117,11 @@ def test_embedded_format_errors(tmp_path):
 
 
 def test_unknown_name_and_bad_folder(tmp_path, monkeypatch):
-    import ecov.harness.dataset
+    import ecov.harness.benchmark.store
 
     with pytest.raises(BenchmarkNotFound, match="unknown benchmark 'no-such-bench'"):
         load_benchmark("no-such-bench")
-    monkeypatch.setattr(ecov.harness.dataset, "shipped_dir", lambda name: None)  # an install without the folder
+    monkeypatch.setattr(ecov.harness.benchmark.store, "shipped_dir", lambda name: None)  # an install without the folder
     with pytest.raises(BenchmarkNotFound, match=r"cvdp-ecov ships built under benchmarks/cvdp-ecov/.*ecov-data build cvdp-ecov"):
         load_benchmark("cvdp-ecov")
     monkeypatch.undo()

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ecov.harness.engine import Engine, EngineConfig
-from ecov.harness.feedback import render_feedback
+from ecov.harness.loop.feedback import render_feedback
 from ecov.harness.records import Design, SourceFile, Target
 
 DUT = """

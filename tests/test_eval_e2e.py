@@ -13,14 +13,14 @@ import pytest
 from click.testing import CliRunner
 from fake_openai import FakeOpenAIServer
 
+from ecov.harness.benchmark.store import save_tasks
 from ecov.harness.cli.eval import default_out, eval_cmd, main, report_cmd
-from ecov.harness.dataset import save_tasks
 from ecov.harness.engine import Engine, EngineConfig
+from ecov.harness.evaluation.folder import RunFolder
+from ecov.harness.evaluation.runner import run_eval
 from ecov.harness.models import get_model
 from ecov.harness.parse import NO_CODE as NO_CODE_ERROR
 from ecov.harness.records import COMPILE_ERROR, OK, REJECTED, SourceFile, Target
-from ecov.harness.results import RunFolder
-from ecov.harness.run import run_eval
 from ecov.harness.tasks import Task
 
 COUNTER = """module counter (
@@ -127,8 +127,8 @@ def fake_model(srv, tmp_path):
 def run_config(tasks, mode="agentic", agent="memoryless", max_rounds=3, n=1, protocol="ecov"):
     """The tests here exercise the ecov protocol (patches, uncovered-line feedback, spent rounds);
     tests/test_protocol.py exercises llm4cov, the default."""
-    from ecov.harness.dataset import dataset_hash
-    from ecov.harness.results import RunConfig
+    from ecov.harness.benchmark.store import dataset_hash
+    from ecov.harness.evaluation.folder import RunConfig
 
     return RunConfig(model="openai/test-model", mode=mode, agent=agent, benchmark="evaltest",
                      dataset_hash=dataset_hash(tasks), n_samples=n, max_rounds=max_rounds, protocol=protocol)
@@ -292,7 +292,7 @@ def test_cli_missing_key_and_config_mismatch_exit_2(bench, tmp_path, monkeypatch
     res = CliRunner().invoke(eval_cmd, ["--model", "openai/gpt-4o-mini", "--benchmark", str(bench)])
     assert res.exit_code == 2 and "OPENAI_API_KEY" in res.output
 
-    from ecov.harness.dataset import load_benchmark
+    from ecov.harness.benchmark.store import load_benchmark
 
     tasks = load_benchmark(str(bench))
     RunFolder(tmp_path / "run").write_config(run_config(tasks))  # temperature 0.7

@@ -165,6 +165,6 @@ def test_workers_that_score_differently_are_refused(cluster, tmp_path):
 
 
 def engine_design():
-    from ecov.harness.dataset import load_benchmark
+    from ecov.harness.benchmark.store import load_benchmark
 
     return next(t for t in load_benchmark(None) if t.id == "prio_encoder").design

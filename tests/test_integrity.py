@@ -215,7 +215,7 @@ def test_a_parameter_override_is_still_the_dut():
 def test_parameter_override_away_from_the_tasks_design_is_refused(engine):
     """An override away from the task's design (updown_counter WIDTH 6: fewer toggle points, a higher
     percentage for the same stimulus) is refused before anything is built (rule parameter-override)."""
-    from ecov.harness.builders.embedded import load_suite
+    from ecov.harness.benchmark.builders.embedded import load_suite
 
     task = next(t for t in load_suite() if t.id == "updown_counter")
     tb = """module tb;
@@ -360,9 +360,9 @@ def test_verify_marks_a_forged_submission_failed(tmp_path, monkeypatch):
     """A submission whose rounds claim a score that the rules refuse fails, naming task/sample/round/rule."""
     from test_leaderboard import write_run
 
-    from ecov.harness.dataset import load_benchmark
+    from ecov.harness.benchmark.store import load_benchmark
+    from ecov.harness.evaluation.folder import RunFolder
     from ecov.harness.records import ScoreResult
-    from ecov.harness.results import RunFolder
     from ecov.leaderboard.verify import FAILED, engine_score_fn, verify_run
 
     task = next(t for t in load_benchmark("ecov-embedded") if t.id == "updown_counter")

@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ecov.harness.dataset import dataset_hash, load_benchmark
+from ecov.harness.benchmark.store import dataset_hash, load_benchmark
 from ecov.harness.engine import Engine, EngineConfig, default_cache_dir
-from ecov.harness.feedback import render_feedback
-from ecov.harness.metrics import sample_from_rounds
+from ecov.harness.evaluation.folder import RoundRecord, RunConfig, RunFolder
+from ecov.harness.evaluation.metrics import sample_from_rounds
+from ecov.harness.evaluation.runner import build_summary, verilator_version
+from ecov.harness.loop.feedback import render_feedback
 from ecov.harness.records import ScoreResult
-from ecov.harness.results import RoundRecord, RunConfig, RunFolder
-from ecov.harness.run import build_summary, verilator_version
 from ecov.leaderboard import plots
 from ecov.leaderboard.cli import main as cli
 from ecov.leaderboard.site import build_site, line_diff
@@ -243,9 +243,9 @@ def test_verify_honest_submission_cli_without_cache(tmp_path, runs, task, scorer
 
 
 def test_ecov_eval_run_verifies(tmp_path, task, scorer):
-    """A run folder written by the real runner (ecov.harness.run, builtin/random model) verifies as is."""
+    """A run folder written by the real runner (ecov.harness.evaluation.runner, builtin/random model) verifies as is."""
+    from ecov.harness.evaluation.runner import run_eval
     from ecov.harness.models import get_model
-    from ecov.harness.run import run_eval
 
     cfg = RunConfig(model="builtin/random", mode="agentic", agent="memoryless", benchmark="ecov-embedded",
                     dataset_hash=dataset_hash([task]), n_samples=1, max_rounds=2)

@@ -5,10 +5,10 @@ from math import isclose
 
 import pytest
 
-from ecov.harness.metrics import pass_at_k, sample_from_rounds, summarize
+from ecov.harness.evaluation.folder import RoundRecord, SampleRecord
+from ecov.harness.evaluation.metrics import pass_at_k, sample_from_rounds, summarize
+from ecov.harness.evaluation.report import format_summary
 from ecov.harness.records import ScoreResult
-from ecov.harness.report import format_summary
-from ecov.harness.results import RoundRecord, SampleRecord
 
 
 def brute_pass_at_k(outcomes: list[bool], k: int) -> float:

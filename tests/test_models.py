@@ -8,6 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from fake_openai import FakeOpenAIServer
 
+from ecov.harness.evaluation.folder import RoundRecord, RunConfig, RunFolder
 from ecov.harness.models import (
     Completion,
     MissingKeyError,
@@ -17,7 +18,6 @@ from ecov.harness.models import (
     get_model,
 )
 from ecov.harness.models.cache import ResponseCache, default_cache_dir, request_key
-from ecov.harness.results import RoundRecord, RunConfig, RunFolder
 from ecov.harness.tasks import Task
 
 TASK = Task("suite/demo", "suite", [], [], "demo", "uut", "write a testbench", [])

@@ -11,15 +11,15 @@ from click.testing import CliRunner
 from fake_openai import FakeOpenAIServer
 from test_eval_e2e import GOOD, NO_CODE, SYNTAX_BAD, WEAK, engine_score, fake_model, make_task, run_config
 
-from ecov.harness.agent import AgentConfig
+from ecov.harness.benchmark.store import save_tasks
 from ecov.harness.cli.eval import eval_cmd
-from ecov.harness.dataset import save_tasks
+from ecov.harness.core.protocol import DEFAULT_PROTOCOL, LLM4COV
+from ecov.harness.evaluation.folder import RunConfig, RunFolder
+from ecov.harness.evaluation.runner import RunMismatch, run_eval
+from ecov.harness.loop.agent import AgentConfig
 from ecov.harness.models import get_model
-from ecov.harness.prompts import LLM4COV_SYSTEM
-from ecov.harness.protocol import DEFAULT_PROTOCOL, LLM4COV
 from ecov.harness.records import COMPILE_ERROR, OK, REJECTED
-from ecov.harness.results import RunConfig, RunFolder
-from ecov.harness.run import RunMismatch, run_eval
+from ecov.harness.tracks.sv.prompts import LLM4COV_SYSTEM
 
 
 def l4c(tb: str) -> str:
@@ -154,8 +154,8 @@ def test_cli_builtin_random_runs_llm4cov_by_default(tmp_path, monkeypatch):
 
 def test_testbench_language_seam_keeps_the_protocol_rules():
     """Another track (cocotb) brings its prompts and parser; the protocol still refuses cut-off answers."""
-    from ecov.harness.agent import tb_io
-    from ecov.harness.protocol import ECOV
+    from ecov.harness.core.protocol import ECOV
+    from ecov.harness.loop.agent import tb_io
 
     task = make_task("seam")
     py = "test_dut.py\n```python\nimport cocotb\n\n@cocotb.test()\nasync def t(dut):\n    pass\n```\n"

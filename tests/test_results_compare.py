@@ -1,7 +1,7 @@
 """Results tables, paired comparison, the random-hard record and builtin/reference (issue 15).
 
 Run folders here are written as ecov-eval writes them (RunFolder, RoundRecord, SampleRecord from
-ecov.harness.metrics) with constructed scores, so every expected number is known by hand; the end-to-end test
+ecov.harness.evaluation.metrics) with constructed scores, so every expected number is known by hand; the end-to-end test
 at the bottom runs builtin/reference and builtin/random through the real engine.
 """
 
@@ -14,21 +14,22 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from ecov.harness.baseline import (
+from ecov.harness.cli.eval import compare_cmd, export_cmd
+from ecov.harness.evaluation.baseline import (
     RandomBaseline,
     from_runs,
     random_baseline_cmd,
     random_hard_summary,
     record_path,
 )
-from ecov.harness.cli.eval import compare_cmd, export_cmd
-from ecov.harness.compare import CompareError, compare_runs, mcnemar_exact, paired_bootstrap, protocol_of
-from ecov.harness.metrics import sample_from_rounds
-from ecov.harness.models import get_model
-from ecov.harness.models.base import ModelError, ModelRequest
-from ecov.harness.parse import parse_response
-from ecov.harness.records import ScoreResult, SourceFile
-from ecov.harness.results import (
+from ecov.harness.evaluation.compare import (
+    CompareError,
+    compare_runs,
+    mcnemar_exact,
+    paired_bootstrap,
+    protocol_of,
+)
+from ecov.harness.evaluation.folder import (
     RoundRecord,
     RunConfig,
     RunFolder,
@@ -37,6 +38,11 @@ from ecov.harness.results import (
     to_frame,
     write_frame,
 )
+from ecov.harness.evaluation.metrics import sample_from_rounds
+from ecov.harness.models import get_model
+from ecov.harness.models.base import ModelError, ModelRequest
+from ecov.harness.parse import parse_response
+from ecov.harness.records import ScoreResult, SourceFile
 
 TASKS = [f"t{i}" for i in range(10)]
 
@@ -248,8 +254,8 @@ def test_random_baseline_record_from_runs(tmp_path):
 
 
 def test_embedded_suite_record_matches_the_suite():
-    from ecov.harness.baseline import load_random_baseline
-    from ecov.harness.dataset import dataset_hash, load_benchmark
+    from ecov.harness.benchmark.store import dataset_hash, load_benchmark
+    from ecov.harness.evaluation.baseline import load_random_baseline
 
     rec = load_random_baseline("ecov-embedded")
     tasks = load_benchmark(None)
@@ -262,8 +268,8 @@ def test_embedded_suite_record_matches_the_suite():
 
 
 def test_reference_model_answers_with_the_reference_and_prompts_never_show_it():
-    from ecov.harness.dataset import load_benchmark
-    from ecov.harness.prompts import build_messages
+    from ecov.harness.benchmark.store import load_benchmark
+    from ecov.harness.tracks.sv.prompts import build_messages
 
     task = next(t for t in load_benchmark(None) if t.id == "updown_counter")
     model = get_model("builtin/reference")
@@ -289,10 +295,10 @@ def test_random_baseline_command_and_reference_win_end_to_end(tmp_path, monkeypa
     """On a one-task built benchmark (lock_fsm, which random stimulus fails), scored by Verilator:
     `ecov-data random-baseline` runs builtin/random and records the task as random-hard; builtin/reference
     passes it, its summary carries pass % on random-hard tasks, and compare reports the reference's win."""
+    from ecov.harness.benchmark.store import dataset_hash, save_tasks
     from ecov.harness.cli.eval import _load_tasks, slug
-    from ecov.harness.dataset import dataset_hash, save_tasks
-    from ecov.harness.report import format_summary
-    from ecov.harness.run import run_eval
+    from ecov.harness.evaluation.report import format_summary
+    from ecov.harness.evaluation.runner import run_eval
 
     monkeypatch.setenv("ECOV_CACHE_DIR", str(tmp_path / "cache"))
     bench = tmp_path / "bench"

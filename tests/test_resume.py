@@ -14,10 +14,10 @@ from click.testing import CliRunner
 from fake_openai import FakeOpenAIServer
 from test_eval_e2e import GOOD, WEAK, full, make_task
 
+from ecov.harness.benchmark.store import save_tasks
 from ecov.harness.cli.eval import eval_cmd, report_cmd
-from ecov.harness.dataset import save_tasks
-from ecov.harness.results import RunFolder, read_jsonl
-from ecov.harness.run import TIMING_FIELDS
+from ecov.harness.evaluation.folder import RunFolder, read_jsonl
+from ecov.harness.evaluation.runner import TIMING_FIELDS
 
 TASKS = ("p1", "w1", "p2", "w2")  # p*: answered GOOD (passes at round 0); w*: WEAK every round (never passes)
 N, ROUNDS = 2, 2
@@ -101,7 +101,7 @@ def test_ctrl_c_stops_cleanly_keeping_finished_samples(tmp_path, monkeypatch):
 
     from test_eval_e2e import engine_score, fake_model, run_config
 
-    from ecov.harness.run import run_eval
+    from ecov.harness.evaluation.runner import run_eval
 
     monkeypatch.setenv("OPENAI_API_KEY", "dummy")
     tasks = [make_task(t) for t in TASKS]
@@ -132,7 +132,7 @@ def test_ctrl_c_stops_cleanly_keeping_finished_samples(tmp_path, monkeypatch):
 def test_a_folder_in_use_or_not_a_run_is_refused(tmp_path):
     from test_eval_e2e import run_config
 
-    from ecov.harness.run import RunMismatch, lock_run, run_eval
+    from ecov.harness.evaluation.runner import RunMismatch, lock_run, run_eval
 
     tasks = [make_task("p1")]
     held = lock_run(RunFolder(tmp_path / "busy"))  # as another ecov-eval process would hold it

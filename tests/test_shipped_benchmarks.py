@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from ecov.harness.builders import BUILDERS, DEFAULT_SOURCES
-from ecov.harness.calibrate import rule_percent, target_key
-from ecov.harness.dataset import dataset_hash, load_benchmark, read_manifest, shipped_dir
+from ecov.harness.benchmark.builders import BUILDERS, DEFAULT_SOURCES
+from ecov.harness.benchmark.calibrate import rule_percent, target_key
+from ecov.harness.benchmark.store import dataset_hash, load_benchmark, read_manifest, shipped_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ("cvdp-ecov", "autoeval-ecov")
@@ -83,7 +83,7 @@ def test_cvdp_lowered_targets_come_with_a_note_of_unreachable_points():
 
 
 def test_cvdp_references_are_never_in_a_prompt():
-    from ecov.harness.prompts import build_messages
+    from ecov.harness.tracks.sv.prompts import build_messages
 
     t = next(iter(load_benchmark("cvdp-ecov")))
     text = json.dumps(build_messages(t))

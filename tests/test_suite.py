@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from ecov.harness.builders.embedded import load_suite, suite_root
+from ecov.harness.benchmark.builders.embedded import load_suite, suite_root
 from ecov.harness.engine import Engine, EngineConfig
 from ecov.harness.records import ALL_METRICS, OK
 from ecov.harness.sim.rules import check_testbench, module_names

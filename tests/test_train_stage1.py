@@ -3,7 +3,7 @@ trainers/configs/stage1_tiny_cpu.yaml`:
 
 a recorded `ecov-eval --mode direct -n 4` run of a scripted "student" -> selection (xrun_fail, worst;
 no median: the spread is 0.0994, not > 0.1) -> 2 rollouts x 2 rounds per state by a scripted
-OpenAI-compatible "teacher" on 127.0.0.1, through ecov.harness.agent.run_sample and the real engine -> the
+OpenAI-compatible "teacher" on 127.0.0.1, through ecov.harness.loop.agent.run_sample and the real engine -> the
 released rejection rule (fix kept, per-metric decrease rejected, one row per task) -> curation,
 contamination against the embedded suite, token-length limit -> dataset/ (parquet + card) -> a few real
 SFT steps (trl SFTTrainer) on a tiny random model whose tokenizer is trained here on the task's text.
@@ -32,7 +32,7 @@ from test_trainers import (
     record_direct_run,
 )
 
-from ecov.harness.prompts import build_messages
+from ecov.harness.tracks.sv.prompts import build_messages
 from ecov.trainers.cli import main
 
 pytest.importorskip("trl")
@@ -118,7 +118,7 @@ def test_stage1_end_to_end(stage1):
     direct = {r.sample: r for r in run.rounds()}
     assert teacher_requests[0]["messages"] == eval_prompt(task, SYNTAX_BAD, direct[0].feedback)
     assert teacher_requests[4]["messages"] == eval_prompt(task, WEAK, direct[1].feedback)
-    from ecov.harness.results import RunFolder
+    from ecov.harness.evaluation.folder import RunFolder
 
     rollouts = RunFolder(out / "rollouts")
     assert rollouts.read_config().max_rounds == 3 and len(rollouts.samples()) == 4

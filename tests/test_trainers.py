@@ -1,6 +1,6 @@
 """trainers/: synthesis from a real recorded run, curation, worst-state sampling, coverage-guided rejection.
 
-The "student" run is a real ecov-eval run (ecov.harness.run.run_eval) against a scripted OpenAI-compatible
+The "student" run is a real ecov-eval run (ecov.harness.evaluation.runner.run_eval) against a scripted OpenAI-compatible
 server on 127.0.0.1 and the real engine. The scripted answers are chosen so that the engine compiles
 only four distinct testbenches (WEAK, MID, GOOD, SYNTAX_BAD); every other score is a cache hit.
 tests/test_train_stage1.py imports the design and the run builder from here.
@@ -17,12 +17,12 @@ from click.testing import CliRunner
 from fake_openai import FakeOpenAIServer
 
 from ecov.harness.engine import Engine, EngineConfig
+from ecov.harness.evaluation.folder import RunConfig, RunFolder
+from ecov.harness.evaluation.runner import run_eval
 from ecov.harness.models import get_model
-from ecov.harness.prompts import build_messages
 from ecov.harness.records import COMPILE_ERROR, OK, SourceFile, Target
-from ecov.harness.results import RunConfig, RunFolder
-from ecov.harness.run import run_eval
 from ecov.harness.tasks import Task
+from ecov.harness.tracks.sv.prompts import build_messages
 from ecov.trainers.cli import main
 from ecov.trainers.config import ConfigError, config_from_dict, load_config
 from ecov.trainers.curate import curate, validate_rows
@@ -100,7 +100,7 @@ tb.sv
 NO_CODE = "First I would read the specification and list the corner cases of the counter."
 
 
-# Where runs carry an evaluation protocol (ecov.harness.protocol), the scripted runs here use "ecov": an
+# Where runs carry an evaluation protocol (ecov.harness.core.protocol), the scripted runs here use "ecov": an
 # unusable answer spends its round instead of being asked again, so the scripts stay in step.
 PROTOCOL = {"protocol": "ecov"} if "protocol" in RunConfig.__dataclass_fields__ else {}
 
@@ -197,7 +197,7 @@ def engine():
 def test_trajectory_rows_use_the_evaluation_prompts(student):
     task, run, _ = student
     rows, stats = trajectory_rows(run, {task.id: task})
-    # 4 rounds recorded -> 4 rows, each prompt rebuilt by ecov.harness.prompts equal to the chat that was sent.
+    # 4 rounds recorded -> 4 rows, each prompt rebuilt by ecov.harness.tracks.sv.prompts equal to the chat that was sent.
     assert stats.rounds == 4 and stats.rows == 4
     assert stats.prompt_checked == 4 and stats.prompt_mismatch == 0, stats.mismatch_keys
     by = {(r.state["sample"], r.meta["round"]): r for r in rows}
@@ -425,7 +425,7 @@ def _res(status: str = OK, line: float = 50, branch: float = 50, toggle: float =
 
 
 def _rollout(task: str, sample: int, results: list, rep: int = 0):
-    from ecov.harness.results import RoundRecord
+    from ecov.harness.evaluation.folder import RoundRecord
     from ecov.trainers.rollouts import Rollout
 
     rounds = []
@@ -472,7 +472,7 @@ def test_released_rejection_rules_and_one_row_per_task():
 
 
 def test_contamination_drops_an_overlapping_design():
-    from ecov.harness.dataset import load_benchmark
+    from ecov.harness.benchmark.store import load_benchmark
     from ecov.trainers.contamination import ContaminationIndex
     from ecov.trainers.curate import Curation, drop_contaminated
 

@@ -21,7 +21,7 @@ _config_opt = click.option("--config", "config_path", required=True, type=click.
 
 def _input_errors() -> tuple[type[Exception], ...]:
     """Errors that mean the config points at something missing or wrong: usage errors (exit 2)."""
-    from ecov.harness.dataset import BenchmarkNotFound
+    from ecov.harness.benchmark.store import BenchmarkNotFound
     from ecov.harness.models import MissingKeyError, UnknownModelError
     from ecov.trainers.selection import NotDirectRun
     from ecov.trainers.synth import NoTasks

@@ -19,7 +19,7 @@ class ConfigError(ValueError):
 
 @dataclass
 class TasksConfig:
-    """Where the task records come from: a benchmark name/path for ``ecov.harness.dataset.load_benchmark``,
+    """Where the task records come from: a benchmark name/path for ``ecov.harness.benchmark.store.load_benchmark``,
     or ``path`` to a JSONL file of ``Task.to_dict()`` lines."""
 
     benchmark: str = ""
@@ -51,12 +51,12 @@ class SelectionConfig:
 
 @dataclass
 class RolloutConfig:
-    """llm4cov recipe: multi-round rollouts from each selected state through ecov.harness.agent.run_sample
+    """llm4cov recipe: multi-round rollouts from each selected state through ecov.harness.loop.agent.run_sample
     (scripts/batch_query_agentic_round.py: --agentic-rounds 3, --gen-repetitions 2)."""
 
     rounds: int = 3  # model calls after the selected state
     repetitions: int = 2  # independent rollouts per state
-    agent: dict[str, Any] = field(default_factory=dict)  # extra ecov.harness.agent.AgentConfig fields
+    agent: dict[str, Any] = field(default_factory=dict)  # extra ecov.harness.loop.agent.AgentConfig fields
     inject_rules: bool = False  # SYN_PROMPT_INJECTION (False as released): expert rules in the task text
     concurrency: int = 4  # rollouts in flight at once
 
@@ -92,7 +92,7 @@ class ContaminationConfig:
     """Drop rows whose design overlaps an evaluation task (scripts/data_contamination_detect.py,
     CONTAMINATION_IDS in scripts/synthetic_data_filter.py). Off while no evaluation set is named."""
 
-    eval_benchmark: str = ""  # a name/folder/hub id for ecov.harness.dataset.load_benchmark
+    eval_benchmark: str = ""  # a name/folder/hub id for ecov.harness.benchmark.store.load_benchmark
     eval_split: str = "test"
     eval_path: str = ""  # or a tasks JSONL file
     threshold: float = 0.5  # ROUGE-L F1 >= threshold on any file pair is an overlap

@@ -50,7 +50,7 @@ def rules(cfg: StageConfig) -> list[tuple[str, str, str]]:
                         f"{RELEASED} scripts/select_direct_infer_samples_ablation.py"))
         out += [
             ("rollouts", f"{ro.repetitions} rollouts per state, {ro.rounds} model rounds after the state, through "
-                         f"ecov.harness.agent.run_sample (agent options {json.dumps({'agent': 'memoryless', **ro.agent})})",
+                         f"ecov.harness.loop.agent.run_sample (agent options {json.dumps({'agent': 'memoryless', **ro.agent})})",
              f"{RELEASED} scripts/batch_query_agentic_round.py (--agentic-rounds 3, --gen-repetitions 2)"),
             ("rollouts", "expert rules " + ("injected into the task text" if ro.inject_rules else "not injected")
              + " during rollouts", f"{RELEASED} src/llm4cov/syn_data_gen/prompt_inject.py (SYN_PROMPT_INJECTION)"),

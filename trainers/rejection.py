@@ -107,10 +107,10 @@ def revise_state(state: State, task: Task, reviser, engine, k: int, tau: float, 
                  coverage: str = "overall", concurrency: int = 1) -> tuple[list[Candidate], list[dict[str, str]]]:
     """Sample K revisions of one state (``concurrency`` requests in flight), parse and score each in
     order, and judge them. Returns (candidates, prompt)."""
-    from ecov.harness.agent import safe_score
+    from ecov.harness.loop.agent import safe_score
     from ecov.harness.models import ModelError, ModelRequest
     from ecov.harness.parse import module_names, parse_response
-    from ecov.harness.prompts import build_messages
+    from ecov.harness.tracks.sv.prompts import build_messages
 
     # The ecov recipe is ECov's earlier loop: its prompt and its parser (full files or patch hunks).
     prompt = build_messages(task, testbench=state.testbench, feedback=state.feedback, protocol="ecov")

@@ -5,7 +5,7 @@ answer (the chat is the initial prompt, that answer, and the feedback on it), th
 ``--agentic-rounds`` (3) more rounds, ``--gen-repetitions`` (2) times per state, in its memoryless
 ``markov-agentic`` mode, stopping early at 100% overall coverage.
 
-Here a rollout IS an evaluation sample: ``ecov.harness.agent.run_sample`` runs it, with a model wrapper that
+Here a rollout IS an evaluation sample: ``ecov.harness.loop.agent.run_sample`` runs it, with a model wrapper that
 answers round 0 with the selected state's recorded answer (no request) and passes every later round to
 the reviser. Round 0 therefore re-scores the student's testbench (a cache hit) and renders its feedback
 exactly as evaluation does, and rounds 1..R are the prompts, parsing, scoring, feedback, memory and
@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ecov.harness.results import RoundRecord, RunConfig, RunFolder
+from ecov.harness.evaluation.folder import RoundRecord, RunConfig, RunFolder
 from ecov.harness.tasks import Task
 from ecov.trainers.config import RolloutConfig
 from ecov.trainers.inject import inject_rules
@@ -58,7 +58,7 @@ def agent_config(cfg: RolloutConfig, seed: int, inherited: dict | None = None):
     fields inherited from the source run, then ``cfg.agent``, set the rest."""
     import dataclasses
 
-    from ecov.harness.agent import AgentConfig
+    from ecov.harness.loop.agent import AgentConfig
 
     known = {f.name for f in dataclasses.fields(AgentConfig)}
     opts = {"mode": "agentic", "agent": "memoryless"}
@@ -99,7 +99,7 @@ def run_rollouts(selected: list[State], tasks: dict[str, Task], model, scorer, c
                  out: Path, *, model_name: str = "", log=print) -> list[Rollout]:
     """Roll out ``cfg.repetitions`` times from every selected state; resume from ``out`` when it holds
     the same plan. Returns every rollout (finished ones read back from the folder)."""
-    from ecov.harness.agent import run_sample
+    from ecov.harness.loop.agent import run_sample
 
     folder = RunFolder(out)
     plan = _plan(selected, cfg.repetitions)
@@ -158,7 +158,7 @@ def run_rollouts(selected: list[State], tasks: dict[str, Task], model, scorer, c
 
 def read_rollouts(folder: RunFolder, selected: list[State], reps: int) -> list[Rollout]:
     """Every finished rollout of the plan, from the run folder (the last attempt of each sample)."""
-    from ecov.harness.run import finished_rounds
+    from ecov.harness.evaluation.runner import finished_rounds
 
     rounds = finished_rounds(folder)
     errors = {(s.task_id, s.sample): s.error for s in folder.samples()}

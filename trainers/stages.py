@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ecov.harness.results import RunFolder, write_json_atomic
+from ecov.harness.evaluation.folder import RunFolder, write_json_atomic
 from ecov.trainers.config import ModelConfig, StageConfig
 from ecov.trainers.curate import Curation, curate, drop_contaminated, drop_too_long, validate_rows
 from ecov.trainers.rejection import Candidate, rejection_rows
@@ -204,7 +204,7 @@ def _eval_tasks(cfg: StageConfig):
     ct = cfg.curation.contamination
     if ct.eval_path:
         return list(load_tasks(path=ct.eval_path).values())
-    from ecov.harness.dataset import load_benchmark
+    from ecov.harness.benchmark.store import load_benchmark
 
     return list(load_benchmark(ct.eval_benchmark, ct.eval_split))
 

@@ -5,7 +5,7 @@ the feedback on it, and the policy maps a state to the next response. A recorded
 state s_r = (task, testbench in force after round r, feedback of round r); the training target for
 s_r is the response of round r+1. Round 0's response answers the initial state (task, None, None).
 
-Prompts are rebuilt with ``ecov.harness.prompts.build_messages``, the one definition evaluation uses, so a
+Prompts are rebuilt with ``ecov.harness.tracks.sv.prompts.build_messages``, the one definition evaluation uses, so a
 training prompt is byte-for-byte the text the model sees at evaluation; when a round recorded the
 chat it was sent, the rebuilt prompt is compared to it and mismatches are counted in the stats.
 """
@@ -18,8 +18,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ecov.harness.evaluation.folder import RoundRecord, RunFolder, read_jsonl
 from ecov.harness.records import ScoreResult, Target
-from ecov.harness.results import RoundRecord, RunFolder, read_jsonl
 from ecov.harness.tasks import Task
 
 
@@ -112,7 +112,7 @@ class NoTasks(ValueError):
 
 
 def load_tasks(benchmark: str = "", split: str = "train", path: str = "") -> dict[str, Task]:
-    """Tasks by id, from a JSONL file of Task.to_dict() lines or through ecov.harness.dataset."""
+    """Tasks by id, from a JSONL file of Task.to_dict() lines or through ecov.harness.benchmark.store."""
     if path:
         p = Path(path)
         if not p.is_file():
@@ -122,7 +122,7 @@ def load_tasks(benchmark: str = "", split: str = "train", path: str = "") -> dic
         except (KeyError, TypeError, ValueError) as e:
             raise NoTasks(f"{p}: a line is not a task record ({type(e).__name__}: {e})") from None
     else:
-        from ecov.harness.dataset import load_benchmark
+        from ecov.harness.benchmark.store import load_benchmark
 
         tasks = list(load_benchmark(benchmark, split))
     if not tasks:
@@ -159,7 +159,7 @@ def coverage_of(result: ScoreResult, targets: list[Target], mode: str = "overall
 
 def trajectories(run: RunFolder) -> dict[tuple[str, int], list[RoundRecord]]:
     """The rounds of each finished sample's last attempt, in order (an attempt in flight is left out)."""
-    from ecov.harness.run import finished_rounds
+    from ecov.harness.evaluation.runner import finished_rounds
 
     if not run.rounds_path.exists():
         raise FileNotFoundError(f"not an ecov-eval run folder (no rounds.jsonl): {run.root}")
@@ -215,8 +215,8 @@ def trajectory_rows(run: RunFolder, tasks: dict[str, Task], stage: int = 0,
     Row meta keeps what the run recorded about the response (parse_error, status, coverage, passed)
     so that curation can drop unusable responses without simulating again.
     """
-    from ecov.harness.prompts import build_messages
-    from ecov.harness.protocol import get_protocol
+    from ecov.harness.core.protocol import get_protocol
+    from ecov.harness.tracks.sv.prompts import build_messages
 
     proto = get_protocol(run.read_config().protocol if run.exists() else None)
     stats = SynthStats()
@@ -255,7 +255,7 @@ def trajectory_rows(run: RunFolder, tasks: dict[str, Task], stage: int = 0,
                     "gain": round(cov - prev_cov, 2), "passed": bool(r.passed), "round": r.round,
                     "errors": res.errors[:3], "state_testbench": prev_tb or ""}
             rows.append(Row(task_id, stage, prompt, r.response, state, str(run.root), meta))
-            # The next state (as ecov.harness.agent builds it): the testbench in force after this round,
+            # The next state (as ecov.harness.loop.agent builds it): the testbench in force after this round,
             # None while no answer gave one, and this round's feedback (the parse error when unusable).
             prev_tb, prev_fb, prev_round = current[i] or None, r.feedback, r.round
             if r.testbench:

@@ -40,7 +40,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from ecov.harness.dataset import load_benchmark
+from ecov.harness.benchmark.store import load_benchmark
 from ecov.harness.engine import Engine, EngineConfig
 from ecov.harness.sim.rules import module_names
 from ecov.harness.sim.verilator import BuildOptions, find_top, verilator_root

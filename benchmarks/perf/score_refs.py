@@ -19,7 +19,7 @@ FIGURES = ("status", "coverage", "overall", "uncovered", "uncovered_total", "err
 
 
 def score_all(bench: str, out: Path, limit: int | None) -> None:
-    from ecov.harness.dataset import load_benchmark
+    from ecov.harness.benchmark.store import load_benchmark
     from ecov.harness.engine import Engine, EngineConfig
 
     out.mkdir(parents=True, exist_ok=True)

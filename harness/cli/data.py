@@ -16,8 +16,8 @@ from pathlib import Path
 import click
 
 from ecov.harness import __version__
-from ecov.harness.builders import BUILDERS, DEFAULT_SOURCES, SourceError
-from ecov.harness.dataset import (
+from ecov.harness.benchmark.builders import BUILDERS, DEFAULT_SOURCES, SourceError
+from ecov.harness.benchmark.store import (
     EMBEDDED,
     BenchmarkNotFound,
     dataset_hash,
@@ -122,7 +122,7 @@ def validate(benchmark: str, split: str, json_out: Path | None, write_targets: b
              ray_address: str | None) -> None:
     """Run every reference testbench of BENCHMARK (a folder, ecov-embedded or a hub id) and print the
     ceiling each task reaches against its targets. Exit 1 when some task's targets are not met."""
-    from ecov.harness.calibrate import calibrate, engine_scorer, summary, table
+    from ecov.harness.benchmark.calibrate import calibrate, engine_scorer, summary, table
 
     folder = Path(benchmark)
     if write_targets and not (folder.is_dir() and (folder / "manifest.json").is_file()):
@@ -176,7 +176,7 @@ def validate(benchmark: str, split: str, json_out: Path | None, write_targets: b
 
 
 def _write_targets(folder: Path, split: str, tasks, cals, summ, seed: int) -> dict:
-    from ecov.harness.calibrate import apply_rule, target_key
+    from ecov.harness.benchmark.calibrate import apply_rule, target_key
 
     kept, left_out = [], []
     for task, cal in zip(tasks, cals, strict=True):
@@ -217,8 +217,8 @@ def publish(folder: Path, repo_id: str, token: str | None, private: bool, endpoi
             dry_run: bool) -> None:
     """Upload a built FOLDER (a benchmark, or an ecov-train OUTPUT_DIR/dataset) to the hub as dataset REPO_ID,
     with its dataset card."""
-    from ecov.harness.publish import PublishError, card_for
-    from ecov.harness.publish import publish as do_publish
+    from ecov.harness.benchmark.publish import PublishError, card_for
+    from ecov.harness.benchmark.publish import publish as do_publish
 
     if "/" not in repo_id:
         raise click.UsageError(f"--repo-id must be owner/name, not {repo_id!r}")
@@ -264,7 +264,7 @@ def list_cmd(benchmark: str | None, split: str) -> None:
     click.echo(f"{len(tasks)} tasks, dataset hash {dataset_hash(tasks)}")
 
 
-from ecov.harness.baseline import random_baseline_cmd  # noqa: E402 - issue 15: the random-hard record
+from ecov.harness.evaluation.baseline import random_baseline_cmd  # noqa: E402 - issue 15: the random-hard record
 
 main.add_command(random_baseline_cmd)
 

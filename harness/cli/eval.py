@@ -14,9 +14,9 @@ from pathlib import Path
 
 import click
 
-from ecov.harness.agent import AGENTS, MODES
+from ecov.harness.core.protocol import DEFAULT_PROTOCOL, PROTOCOLS
 from ecov.harness.executor import executor_from_options, executor_options
-from ecov.harness.protocol import DEFAULT_PROTOCOL, PROTOCOLS
+from ecov.harness.loop.agent import AGENTS, MODES
 
 DEFAULT_BENCHMARK = "ecov-embedded"
 
@@ -42,7 +42,7 @@ def default_out(model: str, mode: str, agent: str, benchmark: str, protocol: str
 
 
 def _load_tasks(benchmark: str, split: str, task_ids: tuple[str, ...], limit: int | None):
-    from ecov.harness.dataset import BenchmarkNotFound, load_benchmark
+    from ecov.harness.benchmark.store import BenchmarkNotFound, load_benchmark
 
     try:
         tasks = load_benchmark(None if benchmark == DEFAULT_BENCHMARK else benchmark, split)
@@ -126,10 +126,10 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
     prints the summary. `ecov-eval report RUN_DIR` prints a run's summary again, `ecov-eval export RUN_DIR`
     writes it as a table, `ecov-eval compare RUN_A RUN_B` compares two runs. See docs/evaluation.md.
     """
-    from ecov.harness.dataset import dataset_hash
-    from ecov.harness.report import format_summary
-    from ecov.harness.results import RunConfig
-    from ecov.harness.run import RunMismatch, run_eval
+    from ecov.harness.benchmark.store import dataset_hash
+    from ecov.harness.evaluation.folder import RunConfig
+    from ecov.harness.evaluation.report import format_summary
+    from ecov.harness.evaluation.runner import RunMismatch, run_eval
 
     if model == "builtin/replay" and not replay_run:
         raise click.BadParameter("builtin/replay needs --replay-run RUN_DIR", param_hint="--model")
@@ -147,8 +147,8 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
                "sim_timeout": sim_timeout},
         tb_lang=tb_lang,
     )
-    from ecov.harness.cocotb.track import make_engine
     from ecov.harness.engine import EngineConfig
+    from ecov.harness.tracks.base import make_engine
 
     try:
         engine = make_engine(tb_lang, EngineConfig(sandbox=sandbox, run_seconds=sim_timeout))
@@ -183,9 +183,9 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
 @click.option("--tasks/--no-tasks", default=True, show_default=True, help="per-task rows.")
 def report_cmd(run_dir, as_json, tasks):
     """Print the summary of RUN_DIR again (recomputed from its finished samples)."""
-    from ecov.harness.report import format_summary
-    from ecov.harness.results import RunFolder
-    from ecov.harness.run import build_summary
+    from ecov.harness.evaluation.folder import RunFolder
+    from ecov.harness.evaluation.report import format_summary
+    from ecov.harness.evaluation.runner import build_summary
 
     folder = RunFolder(run_dir)
     if not folder.exists():
@@ -203,13 +203,13 @@ def report_cmd(run_dir, as_json, tasks):
 @click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["csv", "parquet", "jsonl"]), default="csv", show_default=True)
 @click.option("--level", type=click.Choice(["rounds", "samples"]), default="rounds", show_default=True,
-              help="rounds: one row per task x sample x round (ecov.harness.results.to_frame); samples: one per "
+              help="rounds: one row per task x sample x round (ecov.harness.evaluation.folder.to_frame); samples: one per "
                    "task x sample.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="file to write [default: RUN_DIR/results.<level>.<format>]; '-' prints csv/jsonl.")
 def export_cmd(run_dir, fmt, level, out):
     """Export RUN_DIR as a table (csv, parquet or jsonl) with every figure and status."""
-    from ecov.harness.results import samples_frame, to_frame, write_frame
+    from ecov.harness.evaluation.folder import samples_frame, to_frame, write_frame
 
     try:
         df = (to_frame if level == "rounds" else samples_frame)(run_dir)
@@ -235,7 +235,7 @@ def compare_cmd(run_a, run_b, as_json, resamples, seed):
     """Paired comparison of RUN_B against RUN_A (B - A) on the same tasks: pass % and coverage differences
     with 95% bootstrap intervals, McNemar's exact test on per-task pass, tasks won and lost, per round.
     """
-    from ecov.harness.compare import CompareError, compare_runs, format_comparison
+    from ecov.harness.evaluation.compare import CompareError, compare_runs, format_comparison
 
     try:
         comp = compare_runs(run_a, run_b, resamples=resamples, seed=seed)

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from ecov.harness.engine import EngineConfig
-from ecov.harness.feedback import render_feedback
+from ecov.harness.loop.feedback import render_feedback
 from ecov.harness.records import Design, SourceFile
 
 
@@ -35,7 +35,7 @@ def cli(rtl, top, instance, tb, seed, as_json, sandbox, timeout, no_cache, tb_la
     if len(set(names)) != len(names):
         raise click.UsageError("two --rtl files share a file name; rename one")
     design = Design(files, top, instance)
-    from ecov.harness.cocotb.track import make_engine
+    from ecov.harness.tracks.base import make_engine
 
     try:
         engine = make_engine(tb_lang, EngineConfig(sandbox=sandbox, run_seconds=timeout, use_cache=not no_cache))

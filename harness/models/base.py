@@ -16,7 +16,7 @@ from ecov.harness.tasks import Task
 
 @dataclass
 class ModelRequest:
-    messages: list[dict[str, str]]  # the chat to send (built by ecov.harness.prompts)
+    messages: list[dict[str, str]]  # the chat to send (built by ecov.harness.tracks.sv.prompts)
     task: Task  # for builtins; never sent to an API
     testbench: str | None = None  # current testbench x_t (agentic rounds > 0)
     result: ScoreResult | None = None  # last score (raw o_t), for builtins

@@ -111,7 +111,7 @@ class RandomModel:
 
     def complete(self, req: ModelRequest) -> Completion:
         if getattr(req, "tb_lang", "sv") == "cocotb":
-            from ecov.harness.cocotb.random_tb import generate_cocotb
+            from ecov.harness.tracks.cocotb.random_tb import generate_cocotb
 
             return Completion(text=generate_cocotb(req), model=NAME)
         return Completion(text=generate(req, base_cycles=self.cycles), model=NAME)

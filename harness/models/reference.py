@@ -1,7 +1,7 @@
 """``builtin/reference``: the ceiling row. Answers each task with its own reference testbench.
 
 The reference testbenches (``Task.reference_tbs``) are the calibration testbenches the targets were set
-from; ``ecov.harness.prompts`` never shows them to a model. This builtin reads them from the task record (as
+from; ``ecov.harness.tracks.sv.prompts`` never shows them to a model. This builtin reads them from the task record (as
 builtin/random reads the RTL) so every benchmark table has a ceiling beside its random floor. Round r
 answers with reference r (the last one once they run out), so an agentic run tries each reference in
 turn; direct mode answers with the first. The answer is formatted like an LLM's: the file name, then a

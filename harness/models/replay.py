@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ecov.harness.evaluation.folder import RoundRecord, RunFolder
 from ecov.harness.models.base import Completion, ModelError, ModelRequest
-from ecov.harness.results import RoundRecord, RunFolder
 
 
 class ReplayModel:

@@ -1,10 +1,10 @@
-"""The prompts, defined once: evaluation (ecov.harness.agent) and training (trainers/) build the same text.
+"""The prompts, defined once: evaluation (ecov.harness.loop.agent) and training (trainers/) build the same text.
 
 Everything here is pure: the same task, testbench and feedback give the same messages, byte for byte,
 so a prompt hash identifies a state and training rows match what a model sees at evaluation time.
 The model sees the task instructions, the spec files and the RTL files, never ``reference_tbs``.
 
-Two layouts, chosen by the protocol (ecov.harness.protocol):
+Two layouts, chosen by the protocol (ecov.harness.core.protocol):
 
 - ``llm4cov`` (default): the layout of the LLM4Cov released code, in ECov's own words. System: the role,
   the answer format (a ``filename: tb_<name>.sv`` line, then one fenced systemverilog block), stimulus
@@ -25,7 +25,7 @@ import hashlib
 import json
 from collections.abc import Callable
 
-from ecov.harness.protocol import DEFAULT_PROTOCOL, Protocol, get_protocol
+from ecov.harness.core.protocol import DEFAULT_PROTOCOL, Protocol, get_protocol
 from ecov.harness.tasks import Task
 
 TB_FILENAME = "tb.sv"

@@ -17,9 +17,9 @@ from math import comb
 from statistics import mean
 from typing import Any
 
-from ecov.harness.protocol import AVG_COV_TEXT, Protocol, get_protocol, replaces_best
+from ecov.harness.core.protocol import AVG_COV_TEXT, Protocol, get_protocol, replaces_best
+from ecov.harness.evaluation.folder import RoundRecord, SampleRecord
 from ecov.harness.records import ScoreResult
-from ecov.harness.results import RoundRecord, SampleRecord
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -32,7 +32,7 @@ def pass_at_k(n: int, c: int, k: int) -> float:
 
 
 def round_key(rec: RoundRecord) -> tuple[bool, bool, bool, float]:
-    """The state key of a scored round (ecov.harness.protocol.state_key), from what the record holds."""
+    """The state key of a scored round (ecov.harness.core.protocol.state_key), from what the record holds."""
     res = ScoreResult.from_dict(rec.result)
     has_cov = res.ran and bool(res.coverage)
     return (res.ran, has_cov, has_cov and bool(rec.passed), round(res.overall, 4) if has_cov else 0.0)

@@ -1,8 +1,8 @@
 """Agent loops: one sample of one task, round by round (direct, agentic memoryless, agentic history).
 
-Each round: build the chat (ecov.harness.prompts), ask the model, parse the answer (ecov.harness.parse), score the
-testbench (the engine), render the feedback o_t (ecov.harness.feedback), and hand a RoundRecord to
-``on_round``. The protocol (ecov.harness.protocol) decides the rest:
+Each round: build the chat (ecov.harness.tracks.sv.prompts), ask the model, parse the answer (ecov.harness.parse), score the
+testbench (the engine), render the feedback o_t (ecov.harness.loop.feedback), and hand a RoundRecord to
+``on_round``. The protocol (ecov.harness.core.protocol) decides the rest:
 
 - memory: the memoryless prompt shows the best state so far (llm4cov: replaced only when a new state
   ranks at least as high: ran, has coverage, met targets, overall) or the latest one (ecov);
@@ -12,13 +12,13 @@ testbench (the engine), render the feedback o_t (ecov.harness.feedback), and han
   (ecov);
 - early stop: overall coverage reaches 100% (llm4cov) or every target is met (ecov).
 
-``run_sample`` is the entry point for evaluation (ecov.harness.run) and for trainers' rollouts: give it a
+``run_sample`` is the entry point for evaluation (ecov.harness.evaluation.runner) and for trainers' rollouts: give it a
 task, a model (``complete(ModelRequest) -> Completion``) and a scorer ``(design, testbench, seed) ->
 ScoreResult``.
 
 The testbench language (``AgentConfig.tb_lang``, or ``run_sample(tb_lang=...)``) picks prompts and
-parser: SystemVerilog uses the protocol's layout (ecov.harness.prompts, ecov.harness.parse); another track
-(ecov.harness.cocotb.track) brings its own, and the protocol still sets memory, re-asks, rounds and stops.
+parser: SystemVerilog uses the protocol's layout (ecov.harness.tracks.sv.prompts, ecov.harness.parse); another track
+(ecov.harness.tracks.base) brings its own, and the protocol still sets memory, re-asks, rounds and stops.
 """
 
 from __future__ import annotations
@@ -28,14 +28,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from ecov.harness.feedback import FEEDBACK_RENDERERS
-from ecov.harness.metrics import sample_from_rounds
+from ecov.harness.core.protocol import DEFAULT_PROTOCOL, Protocol, get_protocol, replaces_best, state_key
+from ecov.harness.evaluation.folder import RoundRecord, SampleRecord
+from ecov.harness.evaluation.metrics import sample_from_rounds
+from ecov.harness.loop.feedback import FEEDBACK_RENDERERS
 from ecov.harness.parse import CUT_OFF, ParseResult, module_names, parse_answer
-from ecov.harness.prompts import build_messages, ecov_followup, history_turns, prompt_hash
-from ecov.harness.protocol import DEFAULT_PROTOCOL, Protocol, get_protocol, replaces_best, state_key
 from ecov.harness.records import INFRA_ERROR, REJECTED, Design, ScoreResult
-from ecov.harness.results import RoundRecord, SampleRecord
 from ecov.harness.tasks import Task
+from ecov.harness.tracks.sv.prompts import build_messages, ecov_followup, history_turns, prompt_hash
 
 MODES = ("direct", "agentic")
 AGENTS = ("memoryless", "history")
@@ -117,7 +117,7 @@ class _TbIO:
 
 
 def tb_io(proto: Protocol, tb_lang: str = "sv") -> _TbIO:
-    """The seam between the loop and a testbench language (see ecov.harness.cocotb.track for other tracks)."""
+    """The seam between the loop and a testbench language (see ecov.harness.tracks.base for other tracks)."""
     if tb_lang == "sv":
         def parse(text, finish, current, task, design_modules):
             return parse_answer(text, proto.prompt, "sv", finish_reason=finish, current=current,
@@ -125,7 +125,7 @@ def tb_io(proto: Protocol, tb_lang: str = "sv") -> _TbIO:
 
         return _TbIO(lambda t, tb, fb: build_messages(t, tb, fb, proto, "sv"), parse, ecov_followup,
                      proto.prompt == "llm4cov")
-    from ecov.harness.cocotb.track import get_track
+    from ecov.harness.tracks.base import get_track
 
     track = get_track(tb_lang)
 

@@ -12,7 +12,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from ecov.harness.builders.common import BuildResult, SourceError, is_hdl
+from ecov.harness.benchmark.builders.common import BuildResult, SourceError, is_hdl
 from ecov.harness.records import SourceFile, Target
 from ecov.harness.tasks import Task
 

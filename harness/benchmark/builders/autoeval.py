@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ecov.harness.builders.common import (
+from ecov.harness.benchmark.builders.common import (
     BuildResult,
     Skipped,
     SourceError,

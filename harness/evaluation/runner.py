@@ -1,4 +1,4 @@
-"""A run: tasks x samples x rounds into a run folder (ecov.harness.results), resumable, with a worker pool.
+"""A run: tasks x samples x rounds into a run folder (ecov.harness.evaluation.folder), resumable, with a worker pool.
 
 Resume rules: a (task, sample) with a record in samples.jsonl is done and skipped, unless that record
 carries a model error (it is retried). Every other sample is redone from round 0; the rounds its
@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any
 
 import ecov.harness
-from ecov.harness.agent import AgentConfig, Interrupted, run_sample
 from ecov.harness.atomic import write_text_atomic
-from ecov.harness.metrics import sample_from_rounds, summarize
-from ecov.harness.results import RoundRecord, RunConfig, RunFolder, read_jsonl
+from ecov.harness.evaluation.folder import RoundRecord, RunConfig, RunFolder, read_jsonl
+from ecov.harness.evaluation.metrics import sample_from_rounds, summarize
+from ecov.harness.loop.agent import AgentConfig, Interrupted, run_sample
 from ecov.harness.tasks import Task
 
 TIMING_FIELDS = ("seconds", "updated")  # summary.json fields that differ between identical runs
@@ -175,7 +175,9 @@ def build_summary(folder: RunFolder, config: RunConfig | None = None, seconds: f
         "complete": len(samples) >= expected,
         "updated": now_iso(),
     })
-    from ecov.harness.baseline import summary_views  # pass % on random-hard tasks and per difficulty
+    from ecov.harness.evaluation.baseline import (
+        summary_views,  # pass % on random-hard tasks and per difficulty
+    )
 
     summary.update(summary_views(config.benchmark, summary["per_task"]))
     if seconds is not None:
@@ -243,7 +245,7 @@ def _run_locked(tasks, model, config, folder, agent_cfg, scorer, workers, concur
     config, done = open_run(folder, config)
     folder.write_config(config)
     if scorer is None:
-        from ecov.harness.cocotb.track import make_engine
+        from ecov.harness.tracks.base import make_engine
 
         scorer = make_engine(config.tb_lang).score
     extra = {} if feedback_fn is None else {"feedback_fn": feedback_fn}

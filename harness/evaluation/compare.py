@@ -1,6 +1,6 @@
 """Paired comparison of two runs on the same tasks: ``ecov-eval compare RUN_A RUN_B``.
 
-Every difference is B − A (positive: B is better). The unit is the task, as in ecov.harness.metrics: a
+Every difference is B − A (positive: B is better). The unit is the task, as in ecov.harness.evaluation.metrics: a
 run's pass % is the mean over tasks of each task's pass rate over its samples.
 
 * **Pairing.** Samples are paired by (task, sample index); samples only one run has are left out and
@@ -14,7 +14,7 @@ run's pass % is the mean over tasks of each task's pass rate over its samples.
 * **Test.** McNemar's exact test on per-task pass: a task is discordant when its pass rate over the
   paired samples differs between the runs (with one sample per task, exactly McNemar's b and c);
   p = min(1, 2 · P[Binomial(b + c, 1/2) <= min(b, c)]), two-sided, computed exactly with integers.
-* **Coverage** is a sample's coverage as the runs' protocol defines Avg Cov (ecov.harness.protocol: the best
+* **Coverage** is a sample's coverage as the runs' protocol defines Avg Cov (ecov.harness.core.protocol: the best
   state over rounds, or the final round; the final round for runs from before protocols).
 * **Rounds.** The same per agentic round r: a sample's state after round r (passed by then, its coverage
   up to r), carrying a finished sample's last state forward.
@@ -151,7 +151,7 @@ def protocol_of(run_dir: str | Path) -> str:
     """The run's protocol preset from config.json. A config without one is a run from before protocols:
     RunConfig decides what it reads as (issue 11: "ecov", the loop those runs ran); "legacy" where
     RunConfig has no protocol field."""
-    from ecov.harness.results import RunConfig
+    from ecov.harness.evaluation.folder import RunConfig
 
     raw = json.loads((Path(run_dir) / "config.json").read_text())
     if raw.get("protocol"):
@@ -184,7 +184,7 @@ def _check(a, b, path_a, path_b) -> list[str]:
 def avg_cov_kind(protocol: str) -> str:
     """How the protocol defines a sample's coverage: "best" (best state over rounds) or "final"."""
     try:
-        from ecov.harness.protocol import get_protocol
+        from ecov.harness.core.protocol import get_protocol
     except ImportError:  # before protocols existed: the final round
         return "final"
     try:
@@ -240,7 +240,7 @@ def _task_test(pairs, col_a: str, col_b: str) -> TaskTest:
 
 def compare_runs(run_a: str | Path, run_b: str | Path, resamples: int = RESAMPLES, seed: int = SEED) -> Comparison:
     """Compare two run folders, pairing by (task, sample). Raises CompareError when they are not comparable."""
-    from ecov.harness.results import RunFolder
+    from ecov.harness.evaluation.folder import RunFolder
 
     fa, fb = RunFolder(run_a), RunFolder(run_b)
     for f, name in ((fa, "RUN_A"), (fb, "RUN_B")):

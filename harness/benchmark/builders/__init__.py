@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from ecov.harness.builders import autoeval, cvdp, embedded
-from ecov.harness.builders.common import BuildResult, Skipped, SourceError
+from ecov.harness.benchmark.builders import autoeval, cvdp, embedded
+from ecov.harness.benchmark.builders.common import BuildResult, Skipped, SourceError
 
 BUILDERS: dict[str, Callable[..., BuildResult]] = {
     cvdp.BENCHMARK: cvdp.build,
@@ -14,7 +14,7 @@ BUILDERS: dict[str, Callable[..., BuildResult]] = {
     embedded.BENCHMARK: embedded.build,
 }
 
-_SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+_SHARED = Path(__file__).resolve().parents[3].parent / "shared" / "data"
 # Where a checkout next to ../shared finds upstream data when --source is not given.
 DEFAULT_SOURCES: dict[str, Path | None] = {
     cvdp.BENCHMARK: _SHARED,

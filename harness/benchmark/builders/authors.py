@@ -13,7 +13,7 @@ import json
 from pathlib import PurePosixPath
 from typing import Any
 
-from ecov.harness.builders.common import SourceError
+from ecov.harness.benchmark.builders.common import SourceError
 from ecov.harness.records import SourceFile, Target
 from ecov.harness.tasks import Task
 

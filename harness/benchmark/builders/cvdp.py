@@ -23,7 +23,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ecov.harness.builders.common import (
+from ecov.harness.benchmark.builders.common import (
     BuildResult,
     Skipped,
     SourceError,
@@ -338,7 +338,7 @@ UNSIMULATABLE = {
 }
 
 # ECov's own reference testbenches (original work, never shown to a model), one per task id.
-REFERENCES = Path(__file__).resolve().parents[2] / "benchmarks" / BENCHMARK / "references"
+REFERENCES = Path(__file__).resolve().parents[3] / "benchmarks" / BENCHMARK / "references"
 
 
 def attach_references(task: Task, folder: Path | None) -> Task:

@@ -3,7 +3,7 @@
 ``builtin/random`` passes many tasks (easy designs are covered by any long enough stimulus), so a
 model's pass % mixes what an LLM adds with what random stimulus gets for free. The *random-hard* tasks
 of a benchmark are those that builtin/random fails in every one of its n agentic samples; a model's
-"pass % on random-hard tasks" is its pass % over those tasks only (task-level mean, as ecov.harness.metrics).
+"pass % on random-hard tasks" is its pass % over those tasks only (task-level mean, as ecov.harness.evaluation.metrics).
 
 The record, ``random_baseline.json``, lies beside the built benchmark (``DIR/random_baseline.json``;
 for the embedded suite ``harness/suite/random_baseline.json``; for a shipped benchmark named like
@@ -25,7 +25,7 @@ from typing import Any
 import click
 
 RECORD_NAME = "random_baseline.json"
-SUITE_RECORD = Path(__file__).parent / "suite" / RECORD_NAME
+SUITE_RECORD = Path(__file__).resolve().parents[1] / "suite" / RECORD_NAME
 RECORD_VERSION = 1
 
 
@@ -71,7 +71,7 @@ class RandomBaseline:
         return cls(**d)
 
     def write(self, path: str | os.PathLike) -> Path:
-        from ecov.harness.results import write_json_atomic
+        from ecov.harness.evaluation.folder import write_json_atomic
 
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -82,8 +82,8 @@ class RandomBaseline:
 def from_runs(direct_run: str | os.PathLike, agentic_run: str | os.PathLike,
               difficulty: dict[str, str] | None = None) -> RandomBaseline:
     """The record from two finished builtin/random run folders (direct and agentic) on the same tasks."""
-    from ecov.harness.compare import protocol_of
-    from ecov.harness.results import RunFolder, samples_frame
+    from ecov.harness.evaluation.compare import protocol_of
+    from ecov.harness.evaluation.folder import RunFolder, samples_frame
 
     fd, fa = RunFolder(direct_run), RunFolder(agentic_run)
     for f, mode in ((fd, "direct"), (fa, "agentic")):
@@ -123,7 +123,7 @@ def from_runs(direct_run: str | os.PathLike, agentic_run: str | os.PathLike,
 
 def record_path(benchmark: str | os.PathLike | None) -> Path | None:
     """Where the record of ``benchmark`` (as a run's config names it) lives, or None when nowhere."""
-    from ecov.harness.dataset import EMBEDDED
+    from ecov.harness.benchmark.store import EMBEDDED
 
     if benchmark is None or str(benchmark) == EMBEDDED:
         return SUITE_RECORD if SUITE_RECORD.is_file() else None
@@ -139,8 +139,8 @@ def record_path(benchmark: str | os.PathLike | None) -> Path | None:
 
 
 def _shipped(name: str) -> Path | None:
-    """The shipped built folder of a benchmark named like cvdp-ecov (ecov.harness.dataset.shipped_dir)."""
-    from ecov.harness.dataset import BUILT, shipped_dir
+    """The shipped built folder of a benchmark named like cvdp-ecov (ecov.harness.benchmark.store.shipped_dir)."""
+    from ecov.harness.benchmark.store import BUILT, shipped_dir
 
     return shipped_dir(name) if name in BUILT else None
 
@@ -178,7 +178,7 @@ def difficulty_of(benchmark: str | os.PathLike | None) -> dict[str, str]:
     rec = load_random_baseline(benchmark)
     if rec and any(b.difficulty for b in rec.tasks.values()):
         return {t: b.difficulty for t, b in rec.tasks.items() if b.difficulty}
-    from ecov.harness.dataset import EMBEDDED, load_benchmark
+    from ecov.harness.benchmark.store import EMBEDDED, load_benchmark
 
     name = EMBEDDED if benchmark is None else str(benchmark)
     if name != EMBEDDED and not Path(name).exists():
@@ -203,7 +203,7 @@ def difficulty_summary(difficulty: dict[str, str], per_task: dict[str, dict[str,
 
 
 def summary_views(benchmark: str | os.PathLike | None, per_task: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """The keys ecov.harness.run adds to summary.json: ``random_hard`` and ``by_difficulty`` (when known)."""
+    """The keys ecov.harness.evaluation.runner adds to summary.json: ``random_hard`` and ``by_difficulty`` (when known)."""
     out: dict[str, Any] = {}
     hard = random_hard_summary(benchmark, per_task)
     if hard is not None:
@@ -215,7 +215,7 @@ def summary_views(benchmark: str | os.PathLike | None, per_task: dict[str, dict[
 
 
 def default_out(benchmark: str) -> Path | None:
-    from ecov.harness.dataset import EMBEDDED
+    from ecov.harness.benchmark.store import EMBEDDED
 
     if benchmark == EMBEDDED:
         return SUITE_RECORD
@@ -238,7 +238,7 @@ def default_out(benchmark: str) -> Path | None:
 @click.option("--max-rounds", type=click.IntRange(min=0), default=0, show_default=True,
               help="agentic rounds (0: the protocol's).")
 @click.option("--protocol", default="llm4cov", show_default=True, type=click.Choice(["llm4cov", "ecov"]),
-              help="evaluation protocol of both runs (ecov.harness.protocol).")
+              help="evaluation protocol of both runs (ecov.harness.core.protocol).")
 @click.option("--split", default="test", show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True)
 @click.option("--runs", "runs_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -262,7 +262,7 @@ def random_baseline_cmd(benchmark, n_samples, seed, max_rounds, protocol, split,
         direct, agentic = _run_both(benchmark, split, n_samples, seed, max_rounds, protocol, workers,
                                     runs_dir or Path("runs"), slug(benchmark))
     try:
-        from ecov.harness.dataset import load_benchmark
+        from ecov.harness.benchmark.store import load_benchmark
 
         diff = {t.id: t.difficulty for t in load_benchmark(None if benchmark == "ecov-embedded" else benchmark,
                                                              split)}
@@ -296,7 +296,7 @@ def summary_line(rec: RandomBaseline) -> dict[str, Any]:
 
 def _note_in_manifest(folder: Path, rec: RandomBaseline) -> None:
     """A built folder's manifest carries the summary, so the card and `ecov-data list` can show it."""
-    from ecov.harness.dataset import MANIFEST, read_manifest, write_manifest
+    from ecov.harness.benchmark.store import MANIFEST, read_manifest, write_manifest
 
     if (folder / MANIFEST).is_file():
         manifest = read_manifest(folder)
@@ -306,11 +306,11 @@ def _note_in_manifest(folder: Path, rec: RandomBaseline) -> None:
 
 def _run_both(benchmark, split, n, seed, max_rounds, protocol, workers, runs_dir: Path,
               tag: str) -> tuple[Path, Path]:
+    from ecov.harness.benchmark.store import dataset_hash
     from ecov.harness.cli.eval import _load_tasks
-    from ecov.harness.dataset import dataset_hash
+    from ecov.harness.evaluation.folder import RunConfig
+    from ecov.harness.evaluation.runner import run_eval
     from ecov.harness.models import get_model
-    from ecov.harness.results import RunConfig
-    from ecov.harness.run import run_eval
 
     tasks = _load_tasks(benchmark, split, (), None)
     folders = []

@@ -2,7 +2,7 @@
 
 ``get_track("cocotb")`` gives the Python functions. ``get_track("sv")`` gives the SystemVerilog ones of the
 ecov protocol (its prompt and its parser, a consistent pair); the agent loop picks SystemVerilog prompts
-and parsers by protocol through ``ecov.harness.agent.tb_io``.
+and parsers by protocol through ``ecov.harness.loop.agent.tb_io``.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def _sv_parse(text: str, current: str | None, task: Task) -> ParseResult:
 
 
 def _py_parse(text: str, current: str | None, task: Task) -> ParseResult:
-    from ecov.harness.cocotb.parse import parse_python_response
+    from ecov.harness.tracks.cocotb.parse import parse_python_response
 
     return parse_python_response(text, current)
 
@@ -40,10 +40,10 @@ def _py_parse(text: str, current: str | None, task: Task) -> ParseResult:
 def get_track(tb_lang: str = "sv") -> Track:
     check_tb_lang(tb_lang)
     if tb_lang == "cocotb":
-        from ecov.harness.cocotb import prompts as p
+        from ecov.harness.tracks.cocotb import prompts as p
 
         return Track("cocotb", p.build_messages, p.followup_message, _py_parse, ".py")
-    from ecov.harness import prompts as p
+    from ecov.harness.tracks.sv import prompts as p
 
     return Track("sv", p.ecov_messages, p.ecov_followup, _sv_parse, ".sv")
 

@@ -1,4 +1,4 @@
-"""Prompts of the cocotb track, built like ecov.harness.prompts (pure, byte-stable, hashable).
+"""Prompts of the cocotb track, built like ecov.harness.tracks.sv.prompts (pure, byte-stable, hashable).
 
 The task record is the SystemVerilog track's: same RTL, spec and targets. Its instructions were written
 for a SystemVerilog testbench, so the prompt says up front what changes: a Python file of
@@ -9,8 +9,8 @@ instance ``u_fifo`` means the toplevel itself (``u_fifo.u_rx`` its sub-instance 
 from __future__ import annotations
 
 from ecov.harness.cocotb import TB_FILE
-from ecov.harness.prompts import _file_block, _lang_for, followup_turn, patch_format, step_messages
 from ecov.harness.tasks import Task
+from ecov.harness.tracks.sv.prompts import _file_block, _lang_for, followup_turn, patch_format, step_messages
 
 SYSTEM_PROMPT = (
     "You are an expert hardware verification engineer. You write self-checking Python testbenches with "

@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ecov.harness.calibrate import RULES
-from ecov.harness.dataset import MANIFEST, find_data_file, load_folder, read_manifest
+from ecov.harness.benchmark.calibrate import RULES
+from ecov.harness.benchmark.store import MANIFEST, find_data_file, load_folder, read_manifest
 
 CARDS: dict[str, dict[str, str]] = {
     "cvdp-ecov": {
@@ -136,7 +136,7 @@ def render_card(folder: str | os.PathLike, split: str = "test") -> str:
 
 def _baseline_section(folder: Path) -> list[str]:
     """builtin/random per task (random_baseline.json): how far plain stimulus gets, and the random-hard split."""
-    from ecov.harness.baseline import RECORD_NAME, load_random_baseline, summary_line
+    from ecov.harness.evaluation.baseline import RECORD_NAME, load_random_baseline, summary_line
 
     if not (folder / RECORD_NAME).is_file():
         return []

@@ -6,7 +6,7 @@ Layout::
       config.json      RunConfig: model, mode, options, dataset id and hash, versions, seeds
       rounds.jsonl     one RoundRecord per (task, sample, round), appended as each round is scored
       samples.jsonl    one SampleRecord per finished (task, sample); its presence marks the sample done
-      summary.json     metrics over samples.jsonl (ecov.harness.metrics), rewritten atomically
+      summary.json     metrics over samples.jsonl (ecov.harness.evaluation.metrics), rewritten atomically
       logs/TASK/       per-task logs (prompts, responses, simulator output)
 
 JSONL files are appended a whole line at a time and fsynced; a torn last line (the process died while
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ecov.harness.atomic import write_text_atomic
-from ecov.harness.protocol import DEFAULT_PROTOCOL
+from ecov.harness.core.protocol import DEFAULT_PROTOCOL
 from ecov.harness.records import ScoreResult
 
 SCHEMA_VERSION = 1
@@ -38,7 +38,7 @@ class RunConfig:
     benchmark: str
     dataset_hash: str
     n_samples: int = 1
-    max_rounds: int = 0  # 0: the protocol's (resolved and written by ecov.harness.run)
+    max_rounds: int = 0  # 0: the protocol's (resolved and written by ecov.harness.evaluation.runner)
     temperature: float = 0.7
     top_p: float = 0.8
     max_tokens: int = 8192
@@ -51,7 +51,7 @@ class RunConfig:
     task_ids: list[str] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     schema_version: int = SCHEMA_VERSION
-    # The evaluation protocol (ecov.harness.protocol): llm4cov (the paper's loop) or ecov. Runs written before
+    # The evaluation protocol (ecov.harness.core.protocol): llm4cov (the paper's loop) or ecov. Runs written before
     # protocols existed carry none and read as "ecov", the loop they ran.
     protocol: str = DEFAULT_PROTOCOL
     tb_lang: str = "sv"  # testbench language track: sv | cocotb (ecov.harness.cocotb); never ranked together
@@ -126,7 +126,7 @@ class SampleRecord:
     completion_tokens: int = 0
     cost: float = 0.0
     error: str = ""  # why the sample ended early (a model error after retries); "" when it ran normally
-    # Added with protocols (absent in older runs; ecov.harness.metrics falls back on the fields above).
+    # Added with protocols (absent in older runs; ecov.harness.evaluation.metrics falls back on the fields above).
     protocol: str = ""
     best_round: int | None = None  # the round of the best state (ran, has coverage, met targets, overall)
     best_state_overall: float | None = None  # that state's overall: the llm4cov Avg Cov of the sample

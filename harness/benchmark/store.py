@@ -73,7 +73,7 @@ def _unlist(v: Any) -> list[dict[str, Any]]:
 
 
 def row_to_task(row: dict[str, Any]) -> Task:
-    from ecov.harness.builders import authors
+    from ecov.harness.benchmark.builders import authors
 
     if authors.is_authors_row(row):
         return authors.from_row(row)
@@ -132,7 +132,7 @@ def save_tasks(tasks: list[Task], out_dir: str | os.PathLike, split: str = "test
 
 
 def write_manifest(out_dir: str | os.PathLike, manifest: dict[str, Any]) -> None:
-    from ecov.harness.results import write_json_atomic
+    from ecov.harness.evaluation.folder import write_json_atomic
 
     write_json_atomic(Path(out_dir) / MANIFEST, manifest)
 
@@ -226,7 +226,7 @@ def shipped_dir(name: str) -> Path | None:
     import sys
 
     roots = [Path(os.environ["ECOV_BENCHMARKS_DIR"])] if os.environ.get("ECOV_BENCHMARKS_DIR") else []
-    roots += [Path(__file__).resolve().parents[1] / "benchmarks", Path(sys.prefix) / "share" / "ecov" / "benchmarks"]
+    roots += [Path(__file__).resolve().parents[2] / "benchmarks", Path(sys.prefix) / "share" / "ecov" / "benchmarks"]
     for root in roots:
         folder = root / name
         if (folder / MANIFEST).is_file() and (folder / "data").is_dir():
@@ -238,7 +238,7 @@ def load_benchmark(name: str | os.PathLike | None = None, split: str = "test") -
     """Tasks of the embedded suite (None or "ecov-embedded"), a shipped benchmark by name
     (cvdp-ecov, autoeval-ecov), a built folder/file, or a hub id (the authors' schema included)."""
     if name is None or str(name) == EMBEDDED:
-        from ecov.harness.builders.embedded import load_suite
+        from ecov.harness.benchmark.builders.embedded import load_suite
 
         return load_suite()
     s = str(name)
@@ -255,7 +255,7 @@ def load_benchmark(name: str | os.PathLike | None = None, split: str = "test") -
     if p.exists():
         return load_folder(p, split)
     if _HUB_ID_RE.match(s) and not s.startswith((".", "/")):
-        from ecov.harness.builders import authors
+        from ecov.harness.benchmark.builders import authors
 
         if s == authors.HUB_ID and split == "test":
             split = authors.HUB_SPLIT

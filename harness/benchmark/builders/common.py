@@ -2,7 +2,7 @@
 
 Builders read upstream data from a path given on the command line and turn it into ``Task`` records.
 They never simulate: targets they write are provisional until ``ecov-data validate --write-targets``
-applies the benchmark's target rule (see ``ecov.harness.calibrate``).
+applies the benchmark's target rule (see ``ecov.harness.benchmark.calibrate``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,1 @@
+"""Benchmarks: the dataset store, builders, calibration and publishing."""

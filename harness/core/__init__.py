@@ -1,0 +1,1 @@
+"""Records and rules every layer shares (stdlib only): protocols and the protocol state tracker."""

@@ -1,0 +1,1 @@
+"""The SystemVerilog track: prompts for each layout, answer parser, random-testbench renderer."""

@@ -1,0 +1,81 @@
+"""Hash every prompt the product can send, to show a refactor leaves them byte-identical.
+
+For each shipped benchmark, task, protocol (llm4cov, ecov) and track (sv, cocotb) it builds, through the
+public prompt functions: the round-0 chat (direct and agentic), the memoryless state with a fixed
+testbench and feedback, the state after an unusable answer (feedback, no testbench), the history turns,
+and the feedback text both renderers give for a fixed score result. It prints one sha256 per
+(benchmark, protocol, track) and a total. Run it before and after a change and diff the output:
+
+    python scripts/prompt_hashes.py > before.txt
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from ecov.harness.benchmark.store import load_benchmark
+from ecov.harness.core.protocol import get_protocol
+from ecov.harness.loop.agent import tb_io
+from ecov.harness.loop.feedback import FEEDBACK_RENDERERS
+from ecov.harness.records import ScoreResult, UncoveredPoint
+from ecov.harness.tracks.sv.prompts import build_messages, history_turns
+
+BENCHMARKS = ("ecov-embedded", "cvdp-ecov", "autoeval-ecov")
+PROTOCOLS = ("llm4cov", "ecov")
+TRACKS = ("sv", "cocotb")
+FIXED_TB = {"sv": "module tb;\n  initial begin\n    #10 $finish;\n  end\nendmodule\n",
+            "cocotb": "import cocotb\n\n\n@cocotb.test()\nasync def test_main(dut):\n    pass\n"}
+FIXED_FEEDBACK = "Status: compiled and ran to $finish.\nCoverage: line 50.00% (1/2)"
+
+
+def fixed_result(task) -> ScoreResult:
+    inst = task.dut_instance
+    cov = {inst: {"line": {"covered": 1, "total": 2, "percent": 50.0},
+                  "branch": {"covered": 0, "total": 2, "percent": 0.0},
+                  "overall": {"covered": 1, "total": 4, "percent": 25.0}}}
+    unc = [UncoveredPoint(inst, "line", task.rtl_files[0].name, 3, "block", "x <= 1;"),
+           UncoveredPoint(inst, "toggle", task.rtl_files[0].name, 4, "q[1]:0->1", "reg [3:0] q;")]
+    return ScoreResult(status="ok", instance=inst, coverage=cov, overall=25.0, uncovered=unc,
+                       uncovered_total=2, log_tail="- V e r i l a t i o n   R e p o r t")
+
+
+def prompts_of(task, protocol: str, track: str) -> list:
+    proto = get_protocol(protocol)
+    io = tb_io(proto, track)
+    tb = FIXED_TB[track]
+    out: list = [
+        io.messages(task, None, None),  # round 0, direct and agentic
+        io.messages(task, tb, FIXED_FEEDBACK),  # memoryless state (x_t, o_t)
+        io.messages(task, None, FIXED_FEEDBACK),  # ecov: no usable testbench yet
+        io.followup(FIXED_FEEDBACK, None),  # history turn after a full answer
+        io.followup(FIXED_FEEDBACK, tb),  # history turn after a patch / unusable answer
+        history_turns(task, proto, tb, FIXED_FEEDBACK, None),
+        history_turns(task, proto, tb, FIXED_FEEDBACK, tb),
+        [FEEDBACK_RENDERERS[name](fixed_result(task), task.targets) for name in sorted(FEEDBACK_RENDERERS)],
+    ]
+    if track == "sv":  # what trainers/synth.py rebuilds
+        out.append(build_messages(task, tb, FIXED_FEEDBACK, protocol))
+        out.append(build_messages(task, None, None, protocol))
+    return out
+
+
+def main() -> None:
+    total = hashlib.sha256()
+    for bench in BENCHMARKS:
+        tasks = load_benchmark(bench)
+        for protocol in PROTOCOLS:
+            for track in TRACKS:
+                h = hashlib.sha256()
+                for task in tasks:
+                    blob = json.dumps([task.id, prompts_of(task, protocol, track)], sort_keys=True,
+                                      ensure_ascii=False)
+                    h.update(blob.encode())
+                digest = h.hexdigest()
+                total.update(digest.encode())
+                print(f"{bench}\t{protocol}\t{track}\t{len(tasks)} tasks\t{digest}")
+    print(f"total\t{total.hexdigest()}")
+
+
+if __name__ == "__main__":
+    main()
