@@ -773,7 +773,8 @@ class _Walker:
         for i, c in enumerate(c for c in hi.connections if not _is_token(c)):
             ck = _kind(c)
             if ck == "NamedPortConnection":
-                yield _ident(c.name), (c.expr if c.openParen is not None else _NameRef(_ident(c.name)))
+                implicit = c.openParen is None or c.openParen.kind.name != "OpenParenthesis"
+                yield _ident(c.name), (_NameRef(_ident(c.name)) if implicit else c.expr)
             elif ck == "OrderedPortConnection":
                 yield (ports[i][0] if i < len(ports) else ""), c.expr
             elif ck == "WildcardPortConnection":
@@ -1045,7 +1046,8 @@ class _Walker:
 
     def check_event_text(self, n) -> None:
         """Verilator prints an event control's text into generated C++ unescaped: no strings there."""
-        for tok in _tokens(n):
+        expr = getattr(n, "expr", None) if _kind(n) in ("WaitStatement", "EventControlWithExpression") else n
+        for tok in _tokens(expr) if expr is not None else []:
             if tok.kind.name == "StringLiteral" or (tok.kind.name == "Identifier" and _ident(tok) in self.string_names):
                 self.add("event-string", tok, f"{tok.valueText!r} in an event control or wait: Verilator copies "
                          "its text into generated C++ without escaping; wait on signals or events instead")
