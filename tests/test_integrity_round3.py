@@ -307,3 +307,132 @@ def test_monitor_reading_through_an_input_port_scores(tmp_path):
     plain = eng.score(DESIGN, HONEST)
     mon = eng.score(DESIGN, HONEST_CONSTRUCTS[0][1])
     assert mon.status == OK and mon.overall == plain.overall, mon.errors
+
+
+# ------------------------------------------------------------------------------------------ cocotb
+
+COCOTB_HEAD = """import cocotb
+from cocotb.clock import Clock
+from cocotb.triggers import RisingEdge
+
+
+@cocotb.test()
+async def t(dut):
+    cocotb.start_soon(Clock(dut.clk, 10, unit="ns").start())
+    for name in ("rst_n", "wr_en", "rd_en", "wr_data", "clr_err"):
+        getattr(dut, name).value = 0
+    dut._log.info("reset")
+    await RisingEdge(dut.clk)
+    dut.rst_n.value = 1
+    for i in range(40):
+        dut.wr_en.value = 1
+        getattr(dut, "wr_data").value = i
+        await RisingEdge(dut.clk)
+"""
+COCOTB_POLICY_ATTACKS = [
+    "    import operator\n    operator.attrgetter('_handle')(dut)",
+    "    from operator import attrgetter\n    attrgetter('_handle')(dut)",
+    "    from operator import methodcaller\n    methodcaller('__reduce__')(dut)",
+    "    import functools\n    functools.partial(setattr, dut)('x', 1)",
+    "    f = getattr\n    f(dut, '_handle')",
+    "    [getattr][0](dut, '__class__')",
+    "    dut = cocotb\n    getattr(dut, 'x' + 'y')",
+    "    n = '_' + 'handle'\n    setattr(dut, n, 1)",
+    "    getattr(dut.rst_n, '_' + 'handle')",
+    "    getattr(dut, '__class__')",
+]
+
+
+@pytest.mark.parametrize("attack", COCOTB_POLICY_ATTACKS)
+def test_cocotb_policy_refuses_other_spellings_of_attribute_access(attack):
+    from ecov.harness.cocotb.policy import check_python_testbench
+
+    check = check_python_testbench(COCOTB_HEAD + attack + "\n")
+    assert check.violations and {v.rule for v in check.violations} <= {"computed-attribute", "forbidden-attribute",
+                                                                         "dunder-access", "private-access"}
+
+
+def test_cocotb_policy_allows_everyday_idioms():
+    from ecov.harness.cocotb.policy import check_python_testbench
+
+    check = check_python_testbench(COCOTB_HEAD)
+    assert check.ok, check.violations
+
+
+# Run with the AST policy bypassed (``_build_and_run``): the layers below it.
+COCOTB_REBIND_GUARD = """
+    import sys
+    g = sys.modules["ecov_guard"]
+    g._DENY_EXACT = frozenset()
+    g._DENY_PREFIX = ("nothing.",)
+    g._LISTABLE = ["/"]
+    got = {}
+    for name, f in {"environ1": lambda: open("/proc/1/environ", "rb").read(),
+                    "list_root": lambda: __import__("os").listdir("/"),
+                    "system": lambda: __import__("os").system("true")}.items():
+        try:
+            f()
+            got[name] = "ran"
+        except PermissionError:
+            got[name] = "refused"
+    print("ECOV-R3", sorted(got.items()))
+"""
+COCOTB_NO_GUARD = """
+    import os
+    got = {}
+    for mod in ("ctypes", "_ctypes", "_testcapi"):
+        try:
+            __import__(mod)
+            got[mod] = "imported"
+        except ImportError:
+            got[mod] = "missing"
+    seen = []
+    for path in ("/proc/1/environ", "/proc/2/environ", "/proc/3/environ", "/proc/self/environ",
+                 "/proc/self/cmdline", "/proc/self/mem"):
+        try:
+            seen.append(open(path, "rb").read(4096).decode(errors="replace"))
+            got[path] = "read"
+        except OSError:
+            got[path] = "unreadable"
+    got["stdin"] = os.read(0, 100).decode(errors="replace")
+    seen.append(str(dict(os.environ)))
+    print("ECOV-R3", sorted(got.items()))
+    print("ECOV-SEEN", "|".join(seen).replace("\\x00", " "))
+"""
+
+
+def _cocotb_engine(kind: str, tmp_path, guard: bool = True):
+    from ecov.harness.cocotb.engine import CocotbEngine
+
+    sandbox = _sandbox_or_skip(kind)
+    eng = CocotbEngine(EngineConfig(use_cache=False, run_seconds=60, cache_dir=tmp_path / "cache"), sandbox=sandbox)
+    if not guard:
+        eng.guard_file = tmp_path / "no_guard.py"
+        eng.guard_file.write_text("def install():\n    pass\n")
+    return eng
+
+
+# cocotb runs in bwrap here; under docker its design build does not link on this branch's base either
+# (the image's runtime folder lacks cocotb's verilated_vpi object: a gap of the docker cocotb path).
+@pytest.mark.parametrize("kind", ["bwrap"])
+def test_cocotb_capabilities_are_gone(kind, tmp_path):
+    design = TASKS["sync_fifo"].design
+    eng = _cocotb_engine(kind, tmp_path)
+    honest = eng.score(design, COCOTB_HEAD)
+    assert honest.status == OK and 0 < honest.overall < 100, (honest.errors, honest.log_tail[-1500:])
+    # The guard's state cannot be rebound through sys.modules: the hook keeps its own frozen copy.
+    rebound = eng._build_and_run(design, COCOTB_HEAD + COCOTB_REBIND_GUARD, 1, eng._base(design, 1))
+    got = re.search(r"ECOV-R3 (.*)", rebound.log_tail).group(1)
+    assert "'ran'" not in got, got
+    assert (rebound.overall, rebound.coverage) == (honest.overall, honest.coverage)
+    # With the guard removed as well: no ctypes, no readable /proc of any process (its own included),
+    # nothing on stdin, nothing of the channel in any environment.
+    bare = _cocotb_engine(kind, tmp_path, guard=False)
+    open_run = bare._build_and_run(design, COCOTB_HEAD + COCOTB_NO_GUARD, 1, bare._base(design, 1))
+    got = re.search(r"ECOV-R3 (.*)", open_run.log_tail).group(1)
+    seen = re.search(r"ECOV-SEEN (.*)", open_run.log_tail).group(1)
+    assert "'imported'" not in got and "('stdin', '')" in got, got
+    assert "('/proc/self/mem', 'unreadable')" in got and "('/proc/self/environ', 'unreadable')" in got, got
+    assert "ECOV_OUT" not in seen and "ECOV_NONCE" not in seen and "/out-" not in seen, seen
+    assert not re.search(r"\b[0-9a-f]{32}\b", seen), seen
+    assert (open_run.status, open_run.overall, open_run.coverage) == (OK, honest.overall, honest.coverage)
