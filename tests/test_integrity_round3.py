@@ -271,7 +271,7 @@ def test_injection_and_private_channel_in_every_sandbox(kind, tmp_path):
     assert "ECOV-SELF 0" in log, log  # non-dumpable: its own /proc files are not its uid's
 
 
-@pytest.mark.parametrize("kind", ["bwrap", "docker"])
+@pytest.mark.parametrize("kind", ["rlimit", "bwrap", "docker"])
 def test_compile_steps_run_unprivileged(kind, tmp_path):
     if os.geteuid() != 0:
         pytest.skip("only meaningful when the harness runs as root")

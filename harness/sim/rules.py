@@ -182,7 +182,7 @@ def preprocess(design_files: list[tuple[str, str]], testbench: str, sandbox=None
     refused, by file name only, so no included text is ever echoed.
     """
     from ecov.harness.sim.jobfiles import write_design
-    from ecov.harness.sim.sandbox import Limits, run_limited
+    from ecov.harness.sim.sandbox import Limits, Sandbox
     from ecov.harness.sim.verilator import VERILATOR_FLAGS, verilator_root
 
     root = verilator_root()
@@ -198,10 +198,7 @@ def preprocess(design_files: list[tuple[str, str]], testbench: str, sandbox=None
         limits = Limits(wall_seconds=60, cpu_seconds=60, memory_mb=2048, file_mb=16, output_bytes=200_000,
                         processes=64)
         env = {"VERILATOR_ROOT": str(root), "PATH": "/usr/bin:/bin"}
-        if sandbox is not None:
-            res = sandbox.run(argv, work, limits, untrusted=False, ro_paths=(str(root),), env=env)
-        else:
-            res = run_limited(argv, work, limits, env, drop_to_nobody=False)
+        res = (sandbox or Sandbox()).run(argv, work, limits, untrusted=False, ro_paths=(str(root),), env=env)
         out = work / "pp.out"
         text = out.read_text(errors="replace") if out.exists() else ""
         if res.timed_out or res.returncode != 0:
