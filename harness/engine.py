@@ -231,7 +231,7 @@ class Engine(CachedScorer):
         result = replace(base, status=status, errors=errors, warnings=warnings, log_tail=out[-3000:])
         if status not in (OK, NO_FINISH):
             return result
-        problem = coverage_problem(got, design)
+        problem = coverage_problem(got, design) or self._canonical_problem(got, design)
         if problem is not None:
             return replace(result, status=REJECTED, errors=[str(problem)])
         missing = None
@@ -241,6 +241,51 @@ class Engine(CachedScorer):
                        f"(top-level instances found: {found}); coverage counts only that instance")
         attach_coverage(result, got.coverage, design, cfg.max_uncovered, missing)
         return result
+
+
+    def _canonical_problem(self, got: integrity.RunOutput, design: Design) -> integrity.IntegrityError | None:
+        """When Verilator built a parameterized copy of the DUT (a ``#(...)`` was given), its points must
+        equal those of the task's canonical build (the rules already refuse changed values; this is the
+        check on what Verilator actually built)."""
+        own = {p.module for p in got.coverage if cov.relative_instance(p.hier) == design.instance}
+        if not own or own == {design.top}:
+            return None
+        problem = None
+        for params in ((), *design.params):  # the defaults, then each parameter set the task allows
+            canonical = self.canonical_points(design, params)
+            if canonical is None:
+                problem = problem or integrity.IntegrityError(
+                    "dut-identity", "the task's canonical build failed: the DUT's point set cannot be checked")
+                continue
+            problem = integrity.check_canonical(got.coverage, design.instance, canonical)
+            if problem is None:
+                return None
+        return problem
+
+    def canonical_points(self, design: Design, params: tuple[tuple[str, str], ...] = ()) -> list[list] | None:
+        """The DUT's point signature in the task's canonical build (the design alone under
+        ``<top>.<instance>``, with its defaults or one parameter set the task allows), built once per design,
+        parameter set and backend, and kept under the cache."""
+        key = hashlib.sha256(json.dumps({"design": design.to_dict(), "params": params,
+                                         "backend": self.backend.fingerprint(), "scoring": SCORING_VERSION},
+                                        sort_keys=True).encode()).hexdigest()
+        path = self.cache_root / "canonical" / key[:2] / f"{key}.json"
+        if path.exists():
+            return json.loads(path.read_text())
+        assign = f" #({', '.join(f'.{k}({v})' for k, v in params)})" if params else ""
+        tb = f"module ecov_canonical;\n  {design.top}{assign} {design.instance} ();\nendmodule\n"
+        with job_folder("canon-", self.config.keep_jobs) as job:
+            sources = _write_job(job, design, tb)
+            built = self.backend.build(job, sources, "ecov_canonical", self.config.build_limits(), tb_file=TB_FILE)
+            if not built.ok:
+                return None
+            ran, got = run_with_out_dir(lambda out, nonce: self.backend.run(job, 1, self.config.run_limits(), out,
+                                                                            nonce))
+        if not got.points:
+            return None
+        signature = integrity.point_signature(got.points, design.instance)
+        write_text_atomic(path, json.dumps(signature))
+        return signature
 
 
 def stopped_by_sandbox(ran: ProcResult, config: EngineConfig, hint: str) -> tuple[str, list[str]] | None:

@@ -41,6 +41,9 @@ class Design:
     files: tuple[SourceFile, ...]
     top: str
     instance: str
+    # Parameter values the task also allows for the DUT besides its defaults: each a sorted tuple of
+    # (name, value as elaborated) of every overridable parameter (from the task's reference testbenches).
+    params: tuple[tuple[tuple[str, str], ...], ...] = ()
 
     @classmethod
     def from_paths(cls, paths: list[str], top: str, instance: str) -> Design:
@@ -50,11 +53,15 @@ class Design:
         return cls(files=files, top=top, instance=instance)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"files": [f.to_dict() for f in self.files], "top": self.top, "instance": self.instance}
+        out = {"files": [f.to_dict() for f in self.files], "top": self.top, "instance": self.instance}
+        if self.params:  # only then: every other design's cache keys stay as they were
+            out["params"] = [[list(kv) for kv in ps] for ps in self.params]
+        return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Design:
-        return cls(tuple(SourceFile(**f) for f in d["files"]), d["top"], d["instance"])
+        params = tuple(tuple((str(k), str(v)) for k, v in ps) for ps in d.get("params") or ())
+        return cls(tuple(SourceFile(**f) for f in d["files"]), d["top"], d["instance"], params)
 
 
 @dataclass(frozen=True)

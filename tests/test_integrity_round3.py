@@ -436,3 +436,33 @@ def test_cocotb_capabilities_are_gone(kind, tmp_path):
     assert "ECOV_OUT" not in seen and "ECOV_NONCE" not in seen and "/out-" not in seen, seen
     assert not re.search(r"\b[0-9a-f]{32}\b", seen), seen
     assert (open_run.status, open_run.overall, open_run.coverage) == (OK, honest.overall, honest.coverage)
+
+
+def test_task_allows_the_parameters_its_references_use():
+    """A shipped cvdp task whose instructions and reference set DATA_WIDTH=16 (default 64) allows that set
+    besides the defaults, and nothing else."""
+    from ecov.harness.benchmark.store import load_benchmark
+
+    task = next(t for t in load_benchmark("cvdp-ecov") if t.id == "cvdp_copilot_nbit_swizzling_0009")
+    design = task.design
+    assert [dict(p)["DATA_WIDTH"] for p in design.params] == ["16"]
+    assert "params" in design.to_dict() and TASKS["sync_fifo"].design.params == ()
+    ref = task.reference_tbs[0].content
+    assert check_design(design, ref) == []
+    m = re.search(r"DATA_WIDTH\s*\(\s*16\s*\)|DATA_WIDTH\s*=\s*16", ref)
+    assert m, "the reference spells DATA_WIDTH 16"
+    other = ref[:m.start()] + m.group(0).replace("16", "24") + ref[m.end():]
+    found = check_design(design, other)
+    assert [v.rule for v in found] == ["parameter-override"] and "DATA_WIDTH=16" in found[0].message
+
+
+def test_canonical_point_set_catches_what_the_rules_miss(tmp_path):
+    """With the rules bypassed, a DUT built with other parameters than the task's is refused by its point
+    set: it differs from the task's canonical build's."""
+    eng = Engine(EngineConfig(cache_dir=tmp_path, use_cache=False))
+    design = TASKS["updown_counter"].design
+    shrunk = _updown("updown_counter #(.WIDTH(3)) dut (.*);")
+    res = eng._build_and_run(design, shrunk, 1, eng._base(design, 1))
+    assert res.status == REJECTED and "not the task's design" in res.errors[0], res.errors
+    same = eng._build_and_run(design, _updown("updown_counter #(.WIDTH(8)) dut (.*);"), 1, eng._base(design, 1))
+    assert same.status == OK and same.overall == 100.0, same.errors

@@ -255,12 +255,13 @@ _lock = threading.Lock()  # pyslang is used from one thread at a time (see harne
 def check_design(design, testbench: str, sandbox=None) -> list[Violation]:
     """The rules for ``testbench`` against a ``ecov.harness.records.Design`` (preprocessed in ``sandbox``)."""
     return check_testbench(testbench, [design.top], [f.name for f in design.files], design.instance,
-                           design_sources=[(f.name, f.content) for f in design.files], sandbox=sandbox)
+                           design_sources=[(f.name, f.content) for f in design.files], sandbox=sandbox,
+                           params=getattr(design, "params", ()))
 
 
 def check_testbench(tb: str, design_modules: list[str] | None = None, design_files: list[str] | None = None,
                     instance: str = "", *, design_sources: list[tuple[str, str]] | None = None,
-                    sandbox=None) -> list[Violation]:
+                    sandbox=None, params: tuple = ()) -> list[Violation]:
     """Every rule the testbench breaks, in line order. Empty means it may be built and run.
 
     ``design_sources`` are (file name, text) of the design, needed for the preprocessor (macros and
@@ -271,12 +272,12 @@ def check_testbench(tb: str, design_modules: list[str] | None = None, design_fil
         return [Violation("too-large", 1, f"the testbench has {len(tb)} characters; the limit is "
                           f"{MAX_TESTBENCH_BYTES}")]
     return list(_check_cached(tb, tuple(design_modules or ()), tuple(design_files or ()), instance,
-                              tuple(design_sources or ()), sandbox))
+                              tuple(design_sources or ()), sandbox, tuple(params)))
 
 
 @lru_cache(maxsize=256)
 def _check_cached(tb: str, design_modules: tuple[str, ...], design_files: tuple[str, ...], instance: str,
-                  design_sources: tuple[tuple[str, str], ...], sandbox) -> tuple[Violation, ...]:
+                  design_sources: tuple[tuple[str, str], ...], sandbox, params: tuple = ()) -> tuple[Violation, ...]:
     """Memoised: an agent's rounds and verify's re-scoring ask again for the same testbench."""
     pp = preprocess(list(design_sources), tb, sandbox)
     if not pp.ok:
@@ -286,12 +287,13 @@ def _check_cached(tb: str, design_modules: tuple[str, ...], design_files: tuple[
         return (Violation("too-large", 1, f"the preprocessed testbench is over {MAX_PREPROCESSED_BYTES} "
                           "characters (macro expansion)"),)
     names = {Path(n).name for n in design_files or []} | {Path(n).name for n, _ in design_sources}
-    found = _check_preprocessed(pp.text, set(design_modules or []), instance, names)
+    found = _check_preprocessed(pp.text, set(design_modules or []), instance, names, params)
     unique = {(v.rule, v.line): v for v in found}
     return tuple(sorted(unique.values(), key=lambda v: (v.line, v.rule)))
 
 
-def _check_preprocessed(text: str, extra_defs: set[str], instance: str, design_files: set[str]) -> list[Violation]:
+def _check_preprocessed(text: str, extra_defs: set[str], instance: str, design_files: set[str],
+                        params: tuple = ()) -> list[Violation]:
     region = _tb_region(text)
     found: list[Violation] = []
     for line, file in region.includes:
@@ -317,11 +319,12 @@ def _check_preprocessed(text: str, extra_defs: set[str], instance: str, design_f
                                    f"Verilator metacomment {comment[:60]!r}: only lint_off/lint_on/lint_save/"
                                    "lint_restore are allowed (others change coverage, visibility or embed C++)"))
     with _lock:
-        found += _check_tree(text, region, extra_defs, instance)
+        found += _check_tree(text, region, extra_defs, instance, params)
     return found
 
 
-def _check_tree(text: str, region: _Region, extra_defs: set[str], instance: str) -> list[Violation]:
+def _check_tree(text: str, region: _Region, extra_defs: set[str], instance: str, params: tuple = ()
+                ) -> list[Violation]:
     import pyslang
     from pyslang.syntax import SyntaxTree
 
@@ -334,7 +337,8 @@ def _check_tree(text: str, region: _Region, extra_defs: set[str], instance: str)
     found = walker.found
     dut = next(iter(sorted(extra_defs)), "") if len(extra_defs) == 1 else ""
     if dut and instance and walker.overrides(dut):
-        found += _check_parameters(tree, dut, instance, walker.tb_modules, walker.line(walker.param_overrides[dut]))
+        found += _check_parameters(tree, dut, instance, walker.tb_modules, walker.line(walker.param_overrides[dut]),
+                                   params)
     de = pyslang.DiagnosticEngine(sm)
     for d in tree.diagnostics:
         if d.isError() and sm.getFileName(d.location) == TB_FILE:
@@ -494,7 +498,42 @@ def _find_instance(scope, name: str, dut: str, depth: int = 0):
     return None
 
 
-def _check_parameters(tree, dut: str, instance: str, tb_modules: list[str], line: int) -> list[Violation]:
+@lru_cache(maxsize=512)
+def reference_parameters(files: tuple, dut: str, instance: str, references: tuple[str, ...]
+                         ) -> tuple[tuple[tuple[str, str], ...], ...]:
+    """The DUT parameter sets the task's own (trusted, shipped) reference testbenches use where they differ
+    from the defaults: what ``Design.params`` allows besides them. Read with pyslang alone (no sandbox
+    needed for the benchmark's own files); a reference it cannot elaborate adds nothing."""
+    from pyslang.syntax import SyntaxTree
+
+    out: list[tuple[tuple[str, str], ...]] = []
+    pat = re.compile(rf"\b{re.escape(dut)}\s*#")
+    for ref in references:
+        if not pat.search(strip_comments(ref)):
+            continue
+        text = "".join(f.content + "\n" for f in files) + ref
+        with _lock:
+            try:
+                tree = SyntaxTree.fromText(text)
+                walker_tops = [_ident(n.header.name) for n in _iter_nodes(tree.root) if _kind(n) == "ModuleDeclaration"]
+                want = _parameter_values(tree, dut, None, dut)
+                got = None
+                for top in reversed(walker_tops):
+                    if top != dut:
+                        got = _parameter_values(tree, top, [instance], dut)
+                        if got is not None:
+                            break
+            except Exception:  # noqa: BLE001 - pyslang failing on a reference adds no allowance
+                continue
+        if got is not None and got != want:
+            key = tuple(sorted(got.items()))
+            if key not in out:
+                out.append(key)
+    return tuple(out)
+
+
+def _check_parameters(tree, dut: str, instance: str, tb_modules: list[str], line: int,
+                      allowed: tuple = ()) -> list[Violation]:
     """The design under test is the task's design: a ``#(...)`` override of the DUT must leave every
     parameter at the value the task's design has (its defaults); one that changes it changes what is
     scored (fewer toggle points, an easier mode) and is refused."""
@@ -512,10 +551,12 @@ def _check_parameters(tree, dut: str, instance: str, tb_modules: list[str], line
         return [Violation("parameter-override", line, f"the DUT instance '{instance}' with #(...) could not be "
                           "elaborated to check its parameters; instantiate it without #(...)")]
     changed = [f"{k}={got.get(k)} (the task's design: {v})" for k, v in sorted(want.items()) if got.get(k) != v]
-    if changed:
-        return [Violation("parameter-override", line, f"#(...) changes the design under test: {', '.join(changed)}; "
-                          "the task scores its own design, with these parameters at the values shown")]
-    return []
+    if not changed or tuple(sorted(got.items())) in allowed:
+        return []
+    also = "; or, as the task allows, " + " | ".join(", ".join(f"{k}={v}" for k, v in ps if want.get(k) != v)
+                                                     for ps in allowed) if allowed else ""
+    return [Violation("parameter-override", line, f"#(...) changes the design under test: {', '.join(changed)}; "
+                      f"the task scores its own design, with these parameters at the values shown{also}")]
 
 
 def _iter_nodes(root):
