@@ -332,11 +332,14 @@ def _check_tree(text: str, region: _Region, extra_defs: set[str], instance: str,
     tree = SyntaxTree.fromText(text, sm, "ecov_pp.sv")
     walker = _Walker(sm, instance)
     walker.collect(tree.root)
+    walker.design_defs_parsed = set(walker.design_defs)
     walker.design_defs |= extra_defs
     walker.check(tree.root)
     found = walker.found
     dut = next(iter(sorted(extra_defs)), "") if len(extra_defs) == 1 else ""
-    if dut and instance and walker.overrides(dut):
+    # Only with the design's own text parsed (check_design always gives it; callers that pass module
+    # names alone cannot have parameters elaborated).
+    if dut and instance and walker.overrides(dut) and dut in walker.design_defs_parsed:
         found += _check_parameters(tree, dut, instance, walker.tb_modules, walker.line(walker.param_overrides[dut]),
                                    params)
     de = pyslang.DiagnosticEngine(sm)
@@ -674,6 +677,7 @@ class _Walker:
         self.design_modports: set[str] = set()
         # Testbench names whose value is a string (string variables, parameters given a string literal).
         self.string_names: set[str] = set()
+        self.design_defs_parsed: set[str] = set()  # design definitions whose text was parsed (not only named)
         self.param_overrides: dict[str, object] = {}  # module -> a testbench instantiation of it with #(...)
         self.tb_modules: list[str] = []
         # Testbench nets/variables connected to an output or inout port of a design module instance: the
