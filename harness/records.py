@@ -35,12 +35,31 @@ class SourceFile:
 
 
 @dataclass(frozen=True)
+class Contract:
+    """A task's interface contract (issue 22): harness-owned SV bound into the DUT, never shown to a model.
+
+    ``meta`` is the contract's JSON text (rules, bins, constraints; see ecov.harness.contracts), kept as
+    text so that the record stays hashable and byte-stable in cache keys.
+    """
+
+    sv: str
+    meta: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"sv": self.sv, "meta": self.meta}
+
+
+@dataclass(frozen=True)
 class Design:
-    """The design under test: RTL files, its top module and the instance name the testbench must use."""
+    """The design under test: RTL files, its top module and the instance name the testbench must use.
+
+    ``contract``, when set, is bound into the DUT at build time (its figures go to ``ScoreResult.legal``).
+    """
 
     files: tuple[SourceFile, ...]
     top: str
     instance: str
+    contract: Contract | None = None
     # Parameter values the task also allows for the DUT besides its defaults: each a sorted tuple of
     # (name, value as elaborated) of every overridable parameter (from the task's reference testbenches).
     params: tuple[tuple[tuple[str, str], ...], ...] = ()
@@ -53,15 +72,18 @@ class Design:
         return cls(files=files, top=top, instance=instance)
 
     def to_dict(self) -> dict[str, Any]:
-        out = {"files": [f.to_dict() for f in self.files], "top": self.top, "instance": self.instance}
-        if self.params:  # only then: every other design's cache keys stay as they were
-            out["params"] = [[list(kv) for kv in ps] for ps in self.params]
-        return out
+        d: dict[str, Any] = {"files": [f.to_dict() for f in self.files], "top": self.top, "instance": self.instance}
+        if self.contract is not None:  # absent otherwise: designs without one keep their cache keys
+            d["contract"] = self.contract.to_dict()
+        if self.params:  # likewise
+            d["params"] = [[list(kv) for kv in ps] for ps in self.params]
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Design:
+        contract = Contract(**d["contract"]) if d.get("contract") else None
         params = tuple(tuple((str(k), str(v)) for k, v in ps) for ps in d.get("params") or ())
-        return cls(tuple(SourceFile(**f) for f in d["files"]), d["top"], d["instance"], params)
+        return cls(tuple(SourceFile(**f) for f in d["files"]), d["top"], d["instance"], contract, params)
 
 
 @dataclass(frozen=True)
@@ -124,6 +146,11 @@ class ScoreResult:
     # Wall seconds per phase (verilate, compile, link, run, and objects reused from the object cache):
     # machine-dependent, so neither in the cache key nor in the deterministic figures.
     phases: dict[str, float] = field(default_factory=dict)
+    # The contract's figures (issue 22), empty when the design has none: ``violation`` (the first
+    # broken rule: rule, time_ns, ports, spec; None when the run obeyed every rule), ``violations``
+    # (rule -> count), ``coverage``/``overall`` (the DUT's coverage up to the first violation, the whole
+    # run when none), ``bins`` (bins hit before it), ``bins_total``, ``bins_all`` (hit at any time).
+    legal: dict[str, Any] = field(default_factory=dict)
 
     @property
     def compiled(self) -> bool:
@@ -146,6 +173,16 @@ class ScoreResult:
         if not self.ran:
             return False
         return all(self.metric_percent(t.instance, t.metric) >= t.percent for t in targets)
+
+    def meets_legal(self, targets: list[Target]) -> bool | None:
+        """The targets met on legal coverage (ecov.harness.contracts); None when there is no contract."""
+        if not self.legal:
+            return None
+        if not self.ran:
+            return False
+        table = self.legal.get("coverage") or {}
+        return all(float(table.get(t.instance, {}).get(t.metric, {}).get("percent", 0.0)) >= t.percent
+                   for t in targets)
 
     def to_dict(self, timing: bool = True) -> dict[str, Any]:
         d = asdict(self)
