@@ -19,12 +19,12 @@ import shutil
 import pytest
 
 from ecov.harness.benchmark.builders.embedded import load_suite
-from ecov.harness.engine import Engine, EngineConfig
-from ecov.harness.records import OK, REJECTED, Design, SourceFile
+from ecov.harness.core.records import OK, REJECTED, Design, SourceFile
+from ecov.harness.sandbox.base import Limits, bwrap_available, make_sandbox
 from ecov.harness.sim import integrity
 from ecov.harness.sim.gencheck import check_line
 from ecov.harness.sim.rules import check_design
-from ecov.harness.sim.sandbox import Limits, bwrap_available, make_sandbox
+from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
 
 TASKS = {t.id: t for t in load_suite()}
 COUNTER = """module counter(input clk, input rst, input en, output reg [3:0] q);
@@ -223,7 +223,7 @@ def _sandbox_or_skip(kind: str):
     if kind == "bwrap" and not bwrap_available():
         pytest.skip("bubblewrap cannot create namespaces here")
     if kind == "docker":
-        from ecov.harness.sim.docker_backend import docker_available
+        from ecov.harness.sandbox.docker import docker_available
 
         if not docker_available():
             pytest.skip("docker is not usable here")
@@ -345,7 +345,7 @@ COCOTB_POLICY_ATTACKS = [
 
 @pytest.mark.parametrize("attack", COCOTB_POLICY_ATTACKS)
 def test_cocotb_policy_refuses_other_spellings_of_attribute_access(attack):
-    from ecov.harness.cocotb.policy import check_python_testbench
+    from ecov.harness.tracks.cocotb.policy import check_python_testbench
 
     check = check_python_testbench(COCOTB_HEAD + attack + "\n")
     assert check.violations and {v.rule for v in check.violations} <= {"computed-attribute", "forbidden-attribute",
@@ -353,7 +353,7 @@ def test_cocotb_policy_refuses_other_spellings_of_attribute_access(attack):
 
 
 def test_cocotb_policy_allows_everyday_idioms():
-    from ecov.harness.cocotb.policy import check_python_testbench
+    from ecov.harness.tracks.cocotb.policy import check_python_testbench
 
     check = check_python_testbench(COCOTB_HEAD)
     assert check.ok, check.violations
@@ -402,7 +402,7 @@ COCOTB_NO_GUARD = """
 
 
 def _cocotb_engine(kind: str, tmp_path, guard: bool = True):
-    from ecov.harness.cocotb.engine import CocotbEngine
+    from ecov.harness.tracks.cocotb.scorer import CocotbEngine
 
     sandbox = _sandbox_or_skip(kind)
     eng = CocotbEngine(EngineConfig(use_cache=False, run_seconds=60, cache_dir=tmp_path / "cache"), sandbox=sandbox)
