@@ -33,7 +33,7 @@ from functools import lru_cache
 from pathlib import Path
 
 TB_FILE = "testbench.sv"
-# Bump when a rule is added or changed: part of every score cache key (harness/engine.py).
+# Bump when a rule is added or changed: part of every score cache key (harness/tracks/sv/scorer.py).
 RULES_VERSION = "3"  # 3: dut-output-write, parameter-override, event-string, interface-handle, escaped-name
 
 # ---------------------------------------------------------------------------------------------------
