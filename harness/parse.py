@@ -3,8 +3,8 @@
 Pure functions, no I/O. Whatever the answer, the result is a ParseResult: either a testbench, or an
 error written to the model (it becomes the next round's feedback), never an exception.
 
-Two parsers, chosen by the protocol's prompt layout (``parse_answer`` dispatches through
-``ANSWER_PARSERS``, keyed by (layout, tb_lang), so a cocotb track can register its own):
+Two parsers of SystemVerilog answers, chosen by the protocol's prompt layout (the sv track,
+ecov.harness.tracks.sv.track, pairs each with its layout's prompts; another track brings its own):
 
 - ``parse_llm4cov``: the released LLM4Cov rule. A file name (``filename: x.sv``, or failing that any
   ``name.sv``/``name.v`` in the text) and a code block (the first fenced block, or failing that the
@@ -273,36 +273,6 @@ def parse_llm4cov(text: str, finish_reason: str = "") -> ParseResult:
     if not code:
         return ParseResult(None, NO_BLOCK)
     return ParseResult(_normalize(code), "", "full", name)
-
-
-def _parse_ecov(text: str, finish_reason: str = "", current: str | None = None, dut_module: str = "",
-                design_modules: set[str] | None = None) -> ParseResult:
-    return parse_response(text, current=current, dut_module=dut_module, design_modules=design_modules)
-
-
-def _parse_l4c(text: str, finish_reason: str = "", current: str | None = None, dut_module: str = "",
-               design_modules: set[str] | None = None) -> ParseResult:
-    return parse_llm4cov(text, finish_reason)
-
-
-ANSWER_PARSERS = {("llm4cov", "sv"): _parse_l4c, ("ecov", "sv"): _parse_ecov}
-
-
-def register_parser(layout: str, tb_lang: str, parser) -> None:
-    """Add the answer parser of another testbench language; same signature as ``parse_answer`` minus
-    ``layout``/``tb_lang``."""
-    ANSWER_PARSERS[(layout, tb_lang)] = parser
-
-
-def parse_answer(text: str, layout: str = "llm4cov", tb_lang: str = "sv", *, finish_reason: str = "",
-                 current: str | None = None, dut_module: str = "",
-                 design_modules: set[str] | None = None) -> ParseResult:
-    """The testbench an answer gives under a prompt layout (``Protocol.prompt``)."""
-    try:
-        parser = ANSWER_PARSERS[(layout, tb_lang)]
-    except KeyError:
-        raise ValueError(f"no answer parser for layout {layout!r} and testbench language {tb_lang!r}") from None
-    return parser(text, finish_reason, current, dut_module, design_modules)
 
 
 # ---------------------------------------------------------------------------------------------- patches

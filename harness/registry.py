@@ -24,7 +24,9 @@ ENTRY_POINT_GROUP = "ecov.plugins"
 
 # The project's own plugin modules, by kind: imported on the first lookup of that kind. A kind not listed
 # here has no built-in plugins beyond what its modules register when they are imported anyway.
-BUILTIN_MODULES: dict[str, tuple[str, ...]] = {}
+BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
+    "track": ("ecov.harness.tracks.sv.track", "ecov.harness.tracks.cocotb.track"),
+}
 
 T = TypeVar("T")
 

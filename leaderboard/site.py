@@ -29,9 +29,10 @@ from typing import Any
 import jinja2
 
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL
+from ecov.harness.core.run_folder import RoundRecord, to_frame, write_frame
 from ecov.harness.evaluation.baseline import RandomBaseline, load_random_baseline
-from ecov.harness.evaluation.folder import RoundRecord, to_frame, write_frame
 from ecov.harness.records import ALL_METRICS, ScoreResult
+from ecov.harness.tracks.base import get_track
 from ecov.leaderboard import plots
 from ecov.leaderboard.ranking import Standing, standing
 from ecov.leaderboard.stats import RunView, difficulty_levels, group_rounds, histogram, run_view
@@ -338,8 +339,7 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
     for e in entries:
         # Tracks and protocols are never ranked together: a cocotb (Python) run gets its own table,
         # "agentic · cocotb", and each protocol its own.
-        lang = getattr(e.view.config, "tb_lang", "sv")
-        mode = e.view.config.mode if lang == "sv" else f"{e.view.config.mode} · {lang}"
+        mode = e.view.config.mode + get_track(getattr(e.view.config, "tb_lang", None)).table_suffix
         groups[(e.benchmark, mode, e.protocol)].append(e)
     tables = []
 

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ecov.harness.core.run_folder import RoundRecord, RunConfig, SampleRecord
 from ecov.harness.evaluation.compare import paired_bootstrap
-from ecov.harness.evaluation.folder import RoundRecord, RunConfig, SampleRecord
 from ecov.harness.evaluation.metrics import summarize
 
 DIFFICULTY_ORDER = ("easy", "medium", "hard")

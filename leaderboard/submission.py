@@ -26,7 +26,7 @@ from datetime import date as _date
 from pathlib import Path
 from typing import Any
 
-from ecov.harness.evaluation.folder import RunFolder
+from ecov.harness.core.run_folder import RunFolder
 
 SUBMISSION_FILE = "submission.json"
 VERIFICATION_FILE = "verification.json"

@@ -18,10 +18,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ecov.harness.core.protocol import get_protocol, replaces_best, state_key
-from ecov.harness.evaluation.folder import RoundRecord, RunFolder, SampleRecord
+from ecov.harness.core.run_folder import RoundRecord, RunFolder, SampleRecord
 from ecov.harness.evaluation.metrics import sample_from_rounds, summarize
 from ecov.harness.records import INFRA_ERROR, REJECTED, Design, ScoreResult
 from ecov.harness.tasks import Task
+from ecov.harness.tracks.base import get_track
 from ecov.leaderboard.stats import group_rounds
 from ecov.leaderboard.submission import Submission, run_digest
 
@@ -342,12 +343,11 @@ def load_tasks(benchmark: str, split: str) -> dict[str, Task]:
     return {t.id: t for t in load_benchmark(benchmark, split)}
 
 
-def engine_score_fn(tb_lang: str = "sv") -> ScoreFn:
-    """Score with a fresh engine of the run's testbench language (sv | cocotb) whose disk cache is off."""
+def engine_score_fn(tb_lang: str | None = None) -> ScoreFn:
+    """Score with a fresh engine of the run's track (default sv) whose disk cache is off."""
     from ecov.harness.engine import EngineConfig
-    from ecov.harness.tracks.base import make_engine
 
-    engine = make_engine(tb_lang, EngineConfig(use_cache=False))
+    engine = get_track(tb_lang).make_scorer(EngineConfig(use_cache=False))
     return lambda design, tb, seed: engine.score(design, tb, seed=seed)
 
 
@@ -360,8 +360,7 @@ def verify_submission(sub: Submission, score: ScoreFn | None = None, loader: Tas
         return Verification(submission=sub.name, verdict=ERROR, run_digest=run_digest(sub.run_dir),
                             benchmark=config.benchmark, split=config.split,
                             errors=[f"cannot load benchmark {config.benchmark}/{config.split}: {e}"])
-    lang = getattr(config, "tb_lang", "sv")
-    score = score or (engine_score_fn() if lang == "sv" else engine_score_fn(lang))
+    score = score or engine_score_fn(config.tb_lang)
     return verify_run(sub.run, tasks, score, name=sub.name, progress=progress, jobs=jobs)
 
 

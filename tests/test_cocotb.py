@@ -344,7 +344,7 @@ def test_failing_assert_is_reported_and_the_run_still_counts():
 @needs_bwrap
 def test_fake_openai_answers_python_and_feedback_matches_the_sv_track(tmp_path, monkeypatch):
     from ecov.harness.benchmark.store import dataset_hash
-    from ecov.harness.evaluation.folder import RunConfig, RunFolder
+    from ecov.harness.core.run_folder import RunConfig, RunFolder
     from ecov.harness.evaluation.runner import run_eval
     from ecov.harness.models import get_model
 

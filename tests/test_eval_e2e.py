@@ -15,8 +15,8 @@ from fake_openai import FakeOpenAIServer
 
 from ecov.harness.benchmark.store import save_tasks
 from ecov.harness.cli.eval import default_out, eval_cmd, main, report_cmd
+from ecov.harness.core.run_folder import RunFolder
 from ecov.harness.engine import Engine, EngineConfig
-from ecov.harness.evaluation.folder import RunFolder
 from ecov.harness.evaluation.runner import run_eval
 from ecov.harness.models import get_model
 from ecov.harness.parse import NO_CODE as NO_CODE_ERROR
@@ -128,7 +128,7 @@ def run_config(tasks, mode="agentic", agent="memoryless", max_rounds=3, n=1, pro
     """The tests here exercise the ecov protocol (patches, uncovered-line feedback, spent rounds);
     tests/test_protocol.py exercises llm4cov, the default."""
     from ecov.harness.benchmark.store import dataset_hash
-    from ecov.harness.evaluation.folder import RunConfig
+    from ecov.harness.core.run_folder import RunConfig
 
     return RunConfig(model="openai/test-model", mode=mode, agent=agent, benchmark="evaltest",
                      dataset_hash=dataset_hash(tasks), n_samples=n, max_rounds=max_rounds, protocol=protocol)

@@ -357,7 +357,7 @@ def test_verify_marks_a_forged_submission_failed(tmp_path, monkeypatch):
     from test_leaderboard import write_run
 
     from ecov.harness.benchmark.store import load_benchmark
-    from ecov.harness.evaluation.folder import RunFolder
+    from ecov.harness.core.run_folder import RunFolder
     from ecov.harness.records import ScoreResult
     from ecov.leaderboard.verify import FAILED, engine_score_fn, verify_run
 

@@ -18,8 +18,8 @@ import pytest
 from click.testing import CliRunner
 
 from ecov.harness.benchmark.store import dataset_hash, load_benchmark
+from ecov.harness.core.run_folder import RoundRecord, RunConfig, RunFolder
 from ecov.harness.engine import Engine, EngineConfig, default_cache_dir
-from ecov.harness.evaluation.folder import RoundRecord, RunConfig, RunFolder
 from ecov.harness.evaluation.metrics import sample_from_rounds
 from ecov.harness.evaluation.runner import build_summary, verilator_version
 from ecov.harness.loop.feedback import render_feedback
@@ -281,7 +281,7 @@ def test_verify_cli_reports_differences_and_exits_1(tmp_path, runs, scorer, monk
     summary["pass_rate"] = 100.0
     (dest / "run" / "summary.json").write_text(json.dumps(summary))
     # Score through the session's cached engine: these testbenches were simulated by the fixture already.
-    monkeypatch.setattr("ecov.leaderboard.verify.engine_score_fn", lambda: scorer)
+    monkeypatch.setattr("ecov.leaderboard.verify.engine_score_fn", lambda tb_lang=None: scorer)
     r = CliRunner().invoke(cli, ["verify", str(dest), "-q"])
     assert r.exit_code == 1
     assert "DIFFERS" in r.output

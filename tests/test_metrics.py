@@ -5,7 +5,7 @@ from math import isclose
 
 import pytest
 
-from ecov.harness.evaluation.folder import RoundRecord, SampleRecord
+from ecov.harness.core.run_folder import RoundRecord, SampleRecord
 from ecov.harness.evaluation.metrics import pass_at_k, sample_from_rounds, summarize
 from ecov.harness.evaluation.report import format_summary
 from ecov.harness.records import ScoreResult

@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from fake_openai import FakeOpenAIServer
 
-from ecov.harness.evaluation.folder import RoundRecord, RunConfig, RunFolder
+from ecov.harness.core.run_folder import RoundRecord, RunConfig, RunFolder
 from ecov.harness.models import (
     Completion,
     MissingKeyError,

@@ -15,6 +15,15 @@ import pytest
 from click.testing import CliRunner
 
 from ecov.harness.cli.eval import compare_cmd, export_cmd
+from ecov.harness.core.run_folder import (
+    RoundRecord,
+    RunConfig,
+    RunFolder,
+    read_frame,
+    samples_frame,
+    to_frame,
+    write_frame,
+)
 from ecov.harness.evaluation.baseline import (
     RandomBaseline,
     from_runs,
@@ -28,15 +37,6 @@ from ecov.harness.evaluation.compare import (
     mcnemar_exact,
     paired_bootstrap,
     protocol_of,
-)
-from ecov.harness.evaluation.folder import (
-    RoundRecord,
-    RunConfig,
-    RunFolder,
-    read_frame,
-    samples_frame,
-    to_frame,
-    write_frame,
 )
 from ecov.harness.evaluation.metrics import sample_from_rounds
 from ecov.harness.models import get_model

@@ -16,7 +16,7 @@ from test_eval_e2e import GOOD, WEAK, full, make_task
 
 from ecov.harness.benchmark.store import save_tasks
 from ecov.harness.cli.eval import eval_cmd, report_cmd
-from ecov.harness.evaluation.folder import RunFolder, read_jsonl
+from ecov.harness.core.run_folder import RunFolder, read_jsonl
 from ecov.harness.evaluation.runner import TIMING_FIELDS
 
 TASKS = ("p1", "w1", "p2", "w2")  # p*: answered GOOD (passes at round 0); w*: WEAK every round (never passes)

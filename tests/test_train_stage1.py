@@ -118,7 +118,7 @@ def test_stage1_end_to_end(stage1):
     direct = {r.sample: r for r in run.rounds()}
     assert teacher_requests[0]["messages"] == eval_prompt(task, SYNTAX_BAD, direct[0].feedback)
     assert teacher_requests[4]["messages"] == eval_prompt(task, WEAK, direct[1].feedback)
-    from ecov.harness.evaluation.folder import RunFolder
+    from ecov.harness.core.run_folder import RunFolder
 
     rollouts = RunFolder(out / "rollouts")
     assert rollouts.read_config().max_rounds == 3 and len(rollouts.samples()) == 4

@@ -16,8 +16,8 @@ import yaml
 from click.testing import CliRunner
 from fake_openai import FakeOpenAIServer
 
+from ecov.harness.core.run_folder import RunConfig, RunFolder
 from ecov.harness.engine import Engine, EngineConfig
-from ecov.harness.evaluation.folder import RunConfig, RunFolder
 from ecov.harness.evaluation.runner import run_eval
 from ecov.harness.models import get_model
 from ecov.harness.records import COMPILE_ERROR, OK, SourceFile, Target
@@ -425,7 +425,7 @@ def _res(status: str = OK, line: float = 50, branch: float = 50, toggle: float =
 
 
 def _rollout(task: str, sample: int, results: list, rep: int = 0):
-    from ecov.harness.evaluation.folder import RoundRecord
+    from ecov.harness.core.run_folder import RoundRecord
     from ecov.trainers.rollouts import Rollout
 
     rounds = []

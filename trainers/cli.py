@@ -68,10 +68,14 @@ def main() -> None:
 @executor_options
 def synth(config_path: str, executor: str, ray_address: str | None) -> None:
     """Build the stage's training rows (no SFT): writes rows.jsonl, curation.json and reports."""
-    from ecov.trainers.stages import make_engine, synth_stage
+    from ecov.trainers.stages import make_engine, sources_track, synth_stage
 
     cfg = _load(config_path)
-    scorer = executor_from_options(executor, ray_address, make_engine())
+    try:
+        track = sources_track(cfg.sources)
+    except _INPUT_ERRORS as e:
+        raise _bad_input(e) from None
+    scorer = executor_from_options(executor, ray_address, make_engine(track))
     try:
         out = synth_stage(cfg, engine=scorer, log=_log)
     except _INPUT_ERRORS as e:

@@ -21,8 +21,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from ecov.harness.core.protocol import get_protocol
 from ecov.harness.records import OK, ScoreResult
 from ecov.harness.tasks import Task
+from ecov.harness.tracks.base import get_track, tb_io
 from ecov.trainers.scoring import as_scorer
 from ecov.trainers.synth import Row, State, coverage_of
 
@@ -104,20 +106,22 @@ def ask(reviser, requests: list, concurrency: int = 1) -> list:
 
 
 def revise_state(state: State, task: Task, reviser, engine, k: int, tau: float, seed: int = 1,
-                 coverage: str = "overall", concurrency: int = 1) -> tuple[list[Candidate], list[dict[str, str]]]:
+                 coverage: str = "overall", concurrency: int = 1,
+                 tb_lang: str | None = None) -> tuple[list[Candidate], list[dict[str, str]]]:
     """Sample K revisions of one state (``concurrency`` requests in flight), parse and score each in
     order, and judge them. Returns (candidates, prompt)."""
     from ecov.harness.loop.agent import safe_score
     from ecov.harness.models import ModelError, ModelRequest
-    from ecov.harness.parse import module_names, parse_response
-    from ecov.harness.tracks.sv.prompts import build_messages
+    from ecov.harness.parse import module_names
 
-    # The ecov recipe is ECov's earlier loop: its prompt and its parser (full files or patch hunks).
-    prompt = build_messages(task, testbench=state.testbench, feedback=state.feedback, protocol="ecov")
+    # The ecov recipe is ECov's earlier loop: its prompt and its parser (full files or patch hunks), in
+    # the source runs' track.
+    io = tb_io(get_protocol("ecov"), tb_lang)
+    prompt = io.messages(task, state.testbench, state.feedback)
     design_modules = {n for f in task.rtl_files for n in module_names(f.content)}
     last = ScoreResult.from_dict(state.result) if state.result else None
     requests = [ModelRequest(prompt, task, testbench=state.testbench, result=last, round=state.round + 1,
-                             sample=i, seed=seed + i) for i in range(k)]
+                             sample=i, seed=seed + i, tb_lang=get_track(tb_lang).name) for i in range(k)]
     t0 = time.monotonic()
     answers = ask(reviser, requests, concurrency)
     ask_seconds = (time.monotonic() - t0) / max(1, k)
@@ -130,8 +134,7 @@ def revise_state(state: State, task: Task, reviser, engine, k: int, tau: float, 
             cand.reason, cand.detail = MODEL_ERROR, str(comp)[:300]
             continue
         cand.response = comp.text
-        parsed = parse_response(comp.text, current=state.testbench, dut_module=task.dut_module,
-                                design_modules=design_modules)
+        parsed = io.parse(comp.text, comp.finish_reason, state.testbench, task, design_modules)
         cand.kind = parsed.kind
         if not parsed.ok:
             cand.reason, cand.detail = PARSE_ERROR, parsed.error[:300]
@@ -150,7 +153,8 @@ def revise_state(state: State, task: Task, reviser, engine, k: int, tau: float, 
 
 def rejection_rows(states: list[State], tasks: dict[str, Task], reviser, engine, *, k: int, tau: float,
                    stage: int, source: str, seed: int = 1, coverage: str = "overall",
-                   concurrency: int = 1, report: Path | None = None, log=None) -> tuple[list[Row], list[Candidate]]:
+                   concurrency: int = 1, report: Path | None = None, log=None,
+                   tb_lang: str | None = None) -> tuple[list[Row], list[Candidate]]:
     """Rows for every state whose best revision passed; every candidate appended to ``report``."""
     rows: list[Row] = []
     every: list[Candidate] = []
@@ -159,7 +163,7 @@ def rejection_rows(states: list[State], tasks: dict[str, Task], reviser, engine,
         report.write_text("")
     for n, state in enumerate(states, 1):
         task = tasks[state.task_id]
-        cands, prompt = revise_state(state, task, reviser, engine, k, tau, seed, coverage, concurrency)
+        cands, prompt = revise_state(state, task, reviser, engine, k, tau, seed, coverage, concurrency, tb_lang)
         every.extend(cands)
         if report is not None:
             with open(report, "a") as f:

@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ecov.harness.evaluation.folder import RoundRecord, RunConfig, RunFolder
+from ecov.harness.core.run_folder import RoundRecord, RunConfig, RunFolder
 from ecov.harness.tasks import Task
 from ecov.trainers.config import RolloutConfig
 from ecov.trainers.inject import inject_rules

@@ -27,12 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ecov.harness.evaluation.folder import RunFolder, write_json_atomic
+from ecov.harness.core.run_folder import RunFolder, write_json_atomic
 from ecov.trainers.config import ModelConfig, StageConfig
 from ecov.trainers.curate import Curation, curate, drop_contaminated, drop_too_long, validate_rows
 from ecov.trainers.rejection import Candidate, rejection_rows
 from ecov.trainers.sampling import select_states
-from ecov.trainers.scoring import make_engine, make_scorer
+from ecov.trainers.scoring import make_engine, make_scorer, sources_track
 from ecov.trainers.synth import (
     Row,
     State,
@@ -43,7 +43,7 @@ from ecov.trainers.synth import (
     write_rows,
 )
 
-__all__ = ["make_engine", "make_reviser", "run_stage", "sft_stage", "synth_stage"]
+__all__ = ["make_engine", "make_reviser", "run_stage", "sft_stage", "sources_track", "synth_stage"]
 
 
 def make_reviser(cfg: ModelConfig):
@@ -80,6 +80,7 @@ def synth_stage(cfg: StageConfig, *, engine=None, reviser=None, log=print) -> Sy
     write_json_atomic(out / "stage_config.json", cfg.to_dict())
     tasks = load_tasks(cfg.tasks.benchmark, cfg.tasks.split, cfg.tasks.path)
     runs = _runs(cfg)
+    track = sources_track(cfg.sources)
     for run in runs:
         unknown = sorted({r.task_id for r in run.rounds()} - set(tasks))
         if unknown:
@@ -101,21 +102,21 @@ def synth_stage(cfg: StageConfig, *, engine=None, reviser=None, log=print) -> Sy
                 log(f"synth: warning: {stats.prompt_mismatch} rebuilt prompts differ from the chat the run sent "
                     f"(a run made with --agent history?), e.g. {stats.mismatch_keys[0]}")
         if cfg.curation.rescore:
-            validate_rows(result.rows, tasks, engine or make_engine(), cfg.rejection.seed, cov)
+            validate_rows(result.rows, tasks, engine or make_engine(track), cfg.rejection.seed, cov)
         result.stats = {"runs": per_run}
         counts["recorded rounds (rows before curation)"] = len(result.rows)
         write_json_atomic(out / "synth.json", result.stats)
     elif cfg.recipe == "llm4cov":
-        _llm4cov(cfg, tasks, runs, result, counts, engine, reviser, log)
+        _llm4cov(cfg, tasks, runs, result, counts, engine, reviser, log, track)
     else:
-        _ecov(cfg, tasks, runs, result, counts, engine, reviser, log)
+        _ecov(cfg, tasks, runs, result, counts, engine, reviser, log, track)
 
     write_rows(out / "rows.raw.jsonl", result.rows)
     _curate(cfg, tasks, runs, result, counts, log)
     return result
 
 
-def _llm4cov(cfg, tasks, runs, result, counts, engine, reviser, log) -> None:
+def _llm4cov(cfg, tasks, runs, result, counts, engine, reviser, log, track=None) -> None:
     from ecov.trainers.improvement import keep_best, rows_from, transitions, write_report
     from ecov.trainers.rollouts import run_rollouts
     from ecov.trainers.selection import direct_states, select_states_llm4cov
@@ -141,7 +142,7 @@ def _llm4cov(cfg, tasks, runs, result, counts, engine, reviser, log) -> None:
     log(f"selection ({sel.strategy}): {len(result.selected)} of {len(result.states)} direct-inference states "
         f"of {len({s.task_id for s in result.states})} tasks: {by_kind}")
     r, ro = cfg.rejection, cfg.rollouts
-    rollouts = run_rollouts(result.selected, tasks, reviser or make_reviser(r.reviser), make_scorer(engine), ro,
+    rollouts = run_rollouts(result.selected, tasks, reviser or make_reviser(r.reviser), make_scorer(engine, track), ro,
                             cfg.out / "rollouts", model_name=r.reviser.model, log=log)
     trans = transitions(rollouts, r.threshold, r.per_metric)
     kept = keep_best(trans, r.keep_per)
@@ -166,7 +167,7 @@ def _llm4cov(cfg, tasks, runs, result, counts, engine, reviser, log) -> None:
         f"{len(result.rows)} rows from {len(trans)} rounds; {result.stats['transitions_by_reason']}")
 
 
-def _ecov(cfg, tasks, runs, result, counts, engine, reviser, log) -> None:
+def _ecov(cfg, tasks, runs, result, counts, engine, reviser, log, track=None) -> None:
     cov = cfg.sampling.coverage
     for run in runs:
         result.states.extend(states_from_run(run, tasks, cov))
@@ -183,9 +184,9 @@ def _ecov(cfg, tasks, runs, result, counts, engine, reviser, log) -> None:
         f"{len(result.states)} states")
     r = cfg.rejection
     rows, cands = rejection_rows(
-        result.selected, tasks, reviser or make_reviser(r.reviser), make_scorer(engine),
+        result.selected, tasks, reviser or make_reviser(r.reviser), make_scorer(engine, track),
         k=r.k, tau=r.tau, stage=cfg.stage, source=r.reviser.model, seed=r.seed, coverage=cov,
-        concurrency=r.concurrency, report=cfg.out / "rejection.jsonl", log=log)
+        concurrency=r.concurrency, tb_lang=track, report=cfg.out / "rejection.jsonl", log=log)
     result.rows, result.candidates = rows, cands
     reasons: dict[str, int] = {}
     for c in cands:

@@ -5,7 +5,7 @@ the feedback on it, and the policy maps a state to the next response. A recorded
 state s_r = (task, testbench in force after round r, feedback of round r); the training target for
 s_r is the response of round r+1. Round 0's response answers the initial state (task, None, None).
 
-Prompts are rebuilt with ``ecov.harness.tracks.sv.prompts.build_messages``, the one definition evaluation uses, so a
+Prompts are rebuilt with the run's track (``tb_io(protocol, tb_lang).messages``), the one definition evaluation uses, so a
 training prompt is byte-for-byte the text the model sees at evaluation; when a round recorded the
 chat it was sent, the rebuilt prompt is compared to it and mismatches are counted in the stats.
 """
@@ -18,9 +18,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ecov.harness.evaluation.folder import RoundRecord, RunFolder, read_jsonl
+from ecov.harness.core.protocol import get_protocol
+from ecov.harness.core.run_folder import RoundRecord, RunFolder, read_jsonl
 from ecov.harness.records import ScoreResult, Target
 from ecov.harness.tasks import Task
+from ecov.harness.tracks.base import tb_io
 
 
 @dataclass
@@ -215,10 +217,9 @@ def trajectory_rows(run: RunFolder, tasks: dict[str, Task], stage: int = 0,
     Row meta keeps what the run recorded about the response (parse_error, status, coverage, passed)
     so that curation can drop unusable responses without simulating again.
     """
-    from ecov.harness.core.protocol import get_protocol
-    from ecov.harness.tracks.sv.prompts import build_messages
-
-    proto = get_protocol(run.read_config().protocol if run.exists() else None)
+    config = run.read_config() if run.exists() else None
+    proto = get_protocol(config.protocol if config else None)
+    io = tb_io(proto, config.tb_lang if config else None)  # the run's track: its prompts, as evaluation built them
     stats = SynthStats()
     rows: list[Row] = []
     for (task_id, sample), rounds in trajectories(run).items():
@@ -239,7 +240,7 @@ def trajectory_rows(run: RunFolder, tasks: dict[str, Task], stage: int = 0,
                 src = rounds[r.state_round]
                 prev_tb, prev_fb, prev_round, prev_cov = src.testbench or None, src.feedback, src.round, \
                     covs[r.state_round]
-            prompt = build_messages(task, testbench=prev_tb, feedback=prev_fb, protocol=proto)
+            prompt = io.messages(task, prev_tb, prev_fb)
             recorded = _recorded_prompt(r)
             if recorded is not None:
                 stats.prompt_checked += 1

@@ -109,13 +109,14 @@ def random_testbench(task: Task, cycles: int = RANDOM_CYCLES, seed: int = 1) -> 
     One random-stimulus generator serves both calibration and the baseline, so "a long random run" means
     the same thing in the calibration tables and on the leaderboard.
     """
-    from ecov.harness.models import ModelError, ModelRequest
-    from ecov.harness.models.builtin_random import generate
+    from ecov.harness.models import ModelRequest
     from ecov.harness.parse import parse_response
+    from ecov.harness.tracks.random_plan import PlanError
+    from ecov.harness.tracks.sv.random_tb import generate
 
     try:
         text = generate(ModelRequest(messages=[], task=task, seed=seed), base_cycles=cycles)
-    except ModelError as e:
+    except PlanError as e:
         raise ValueError(f"{task.id}: {e}") from None
     parsed = parse_response(text, dut_module=task.dut_module)
     if parsed.testbench is None:  # pragma: no cover - the generator always answers with one block

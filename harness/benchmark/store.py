@@ -132,7 +132,7 @@ def save_tasks(tasks: list[Task], out_dir: str | os.PathLike, split: str = "test
 
 
 def write_manifest(out_dir: str | os.PathLike, manifest: dict[str, Any]) -> None:
-    from ecov.harness.evaluation.folder import write_json_atomic
+    from ecov.harness.core.run_folder import write_json_atomic
 
     write_json_atomic(Path(out_dir) / MANIFEST, manifest)
 

@@ -16,7 +16,9 @@ from pathlib import Path
 import click
 
 from ecov.harness import __version__
-from ecov.harness.benchmark.builders import BUILDERS, DEFAULT_SOURCES, SourceError
+from ecov.harness.benchmark.builders import BUILDERS, DEFAULT_SOURCES, SPLITS, SourceError
+from ecov.harness.benchmark.builders.ecov_train import BENCHMARK as TRAIN
+from ecov.harness.benchmark.builders.ecov_train import TrainOptions
 from ecov.harness.benchmark.store import (
     EMBEDDED,
     BenchmarkNotFound,
@@ -65,33 +67,54 @@ def main() -> None:
 
 @main.command()
 @click.argument("name", type=click.Choice(sorted(BUILDERS)))
-@click.option("--source", type=click.Path(exists=True, path_type=Path), help="Upstream data (default: ../shared/data next to the repo).")
+@click.option("--source", help="Upstream data: a path (default: ../shared/data next to the repo); for ecov-train "
+              "also a hub id such as zhuyaoyu/CodeV-R1-dataset.")
 @click.option("--out", "out", required=True, type=click.Path(file_okay=False, path_type=Path), help="Folder to write.")
 @click.option("--format", "fmt", type=click.Choice(["parquet", "jsonl"]), default="parquet", show_default=True)
 @click.option("--only", help="Comma-separated upstream ids to build (a slice).")
 @click.option("--limit", type=click.IntRange(min=1), help="Keep the first N tasks (by id).")
 @click.option("--skip-bad", is_flag=True, help="List malformed upstream items as left out instead of failing.")
-def build(name: str, source: Path | None, out: Path, fmt: str, only: str | None, limit: int | None,
-          skip_bad: bool) -> None:
+@click.option("--tokenizer", default=None, help="ecov-train: tokenizer counting RTL tokens for the length split "
+              "[default: Qwen/Qwen3-Coder-30B-A3B-Instruct, as released; 'whitespace' counts words].")
+@click.option("--split-tokens", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="ecov-train: RTL tokens above which a design is long (released: 1000).")
+@click.option("--keep", type=click.Choice(["all", "long", "short"]), default="all", show_default=True,
+              help="ecov-train: keep designs on one side of the 1k-token RTL split (labelled in `difficulty`).")
+@click.option("--against", multiple=True, help="ecov-train: evaluation benchmarks the contamination filter "
+              "compares with (repeatable) [default: cvdp-ecov, autoeval-ecov, ecov-embedded].")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="ecov-train: worker processes for the contamination filter.")
+def build(name: str, source: str | None, out: Path, fmt: str, only: str | None, limit: int | None,
+          skip_bad: bool, tokenizer: str | None, split_tokens: int, keep: str, against: tuple[str, ...], jobs: int) -> None:
     """Build benchmark NAME from upstream data into OUT (data/test.<fmt> + manifest.json).
 
     Targets are provisional until `ecov-data validate OUT --write-targets` applies the target rule.
     """
     if source is None:
-        source = DEFAULT_SOURCES.get(name)
-        if name != EMBEDDED and (source is None or not source.exists()):
-            raise click.UsageError(f"--source is required: default {source} does not exist")
+        src = DEFAULT_SOURCES.get(name)
+        if name != EMBEDDED and (src is None or not src.exists()):
+            raise click.UsageError(f"--source is required: default {src} does not exist")
+    elif name == TRAIN:
+        src = source  # a path or a hub id: the builder tells them apart
+    else:
+        src = Path(source)
+        if not src.exists():
+            raise click.BadParameter(f"{source} does not exist", param_hint="--source")
+    kwargs = {}
+    if name == TRAIN:
+        kwargs["options"] = TrainOptions(tokenizer=tokenizer or TrainOptions.tokenizer, split_tokens=split_tokens, keep=keep,
+                                         against=against or TrainOptions.against, jobs=jobs)
     try:
-        res = BUILDERS[name](source, only=_split_ids(only), skip_bad=skip_bad)
-    except SourceError as e:
+        res = BUILDERS[name](src, only=_split_ids(only), skip_bad=skip_bad, **kwargs)
+    except (SourceError, BenchmarkNotFound) as e:
         raise click.ClickException(f"cannot build {name}: {e}") from None
     tasks = sorted(res.tasks, key=lambda t: t.id)[:limit] if limit else res.tasks
     if not tasks:
-        raise click.ClickException(f"no {name} tasks in {source}")
-    path = save_tasks(tasks, out, fmt=fmt)
+        raise click.ClickException(f"no {name} tasks in {src}")
+    path = save_tasks(tasks, out, split=SPLITS.get(name, "test"), fmt=fmt)
     manifest = {
         "benchmark": name, "built_at": _now(), "harness_version": __version__,
-        "source": _portable(res.source), "info": res.info, "count": len(tasks),
+        "source": _portable(res.source) if Path(str(res.source)).exists() else str(res.source), "info": res.info, "count": len(tasks),
         "skipped": [s.to_dict() for s in res.skipped], "dataset_hash": dataset_hash(tasks),
         "calibration": None,
     }

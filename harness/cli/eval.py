@@ -17,6 +17,7 @@ import click
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, PROTOCOLS
 from ecov.harness.executor import executor_from_options, executor_options
 from ecov.harness.loop.agent import AGENTS, MODES
+from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, track_names
 
 DEFAULT_BENCHMARK = "ecov-embedded"
 
@@ -29,15 +30,14 @@ def slug(text: str) -> str:
 
 
 def default_out(model: str, mode: str, agent: str, benchmark: str, protocol: str = DEFAULT_PROTOCOL,
-                tb_lang: str = "sv") -> Path:
+                tb_lang: str = DEFAULT_TRACK) -> Path:
     """Stable, so that running the same command again resumes: runs/<model>_<mode>_<benchmark>
-    (``-<protocol>`` after the mode for a protocol other than the default, then ``-<tb_lang>`` for a track
-    other than sv)."""
+    (``-<protocol>`` after the mode for a protocol other than the default, then the track's run tag:
+    ``-<tb_lang>`` for a track other than the default)."""
     tag = mode if mode == "direct" or agent == "memoryless" else f"{mode}-{agent}"
     if protocol != DEFAULT_PROTOCOL:
         tag += f"-{protocol}"
-    if tb_lang != "sv":
-        tag += f"-{tb_lang}"
+    tag += get_track(tb_lang).run_tag
     return Path("runs") / f"{slug(model)}_{tag}_{slug(benchmark)}"
 
 
@@ -115,9 +115,9 @@ def _get_model(name: str, **kwargs):
 @click.option("--sim-timeout", type=click.FloatRange(min=1), default=60.0, show_default=True,
               help="simulation wall-clock limit per testbench, seconds.")
 @click.option("--no-progress", is_flag=True, help="no progress bar.")
-@click.option("--tb-lang", type=click.Choice(["sv", "cocotb"]), default="sv", show_default=True,
-              help="testbench language track: SystemVerilog, or Python with cocotb (needs the bwrap or docker "
-                   "sandbox; see docs/scoring.md).")
+@click.option("--tb-lang", type=click.Choice(track_names()), default=DEFAULT_TRACK, show_default=True,
+              help="testbench language track: " + "; ".join(f"{t}: {get_track(t).description}" for t in track_names())
+              + " (a track other than sv needs the bwrap or docker sandbox; see docs/scoring.md).")
 @executor_options
 def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_rounds, temperature, top_p, max_tokens,
              api_base, workers, concurrency, seed, task_ids, limit, out, cache_dir, replay_run, max_retries,
@@ -127,7 +127,7 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
     writes it as a table, `ecov-eval compare RUN_A RUN_B` compares two runs. See docs/evaluation.md.
     """
     from ecov.harness.benchmark.store import dataset_hash
-    from ecov.harness.evaluation.folder import RunConfig
+    from ecov.harness.core.run_folder import RunConfig
     from ecov.harness.evaluation.report import format_summary
     from ecov.harness.evaluation.runner import RunMismatch, run_eval
 
@@ -148,10 +148,9 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
         tb_lang=tb_lang,
     )
     from ecov.harness.engine import EngineConfig
-    from ecov.harness.tracks.base import make_engine
 
     try:
-        engine = make_engine(tb_lang, EngineConfig(sandbox=sandbox, run_seconds=sim_timeout))
+        engine = get_track(tb_lang).make_scorer(EngineConfig(sandbox=sandbox, run_seconds=sim_timeout))
     except (RuntimeError, ValueError) as e:
         raise click.BadParameter(str(e), param_hint="--sandbox") from None
     scorer = executor_from_options(executor, ray_address, engine, workers or 2)  # see docs/scale.md
@@ -183,7 +182,7 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
 @click.option("--tasks/--no-tasks", default=True, show_default=True, help="per-task rows.")
 def report_cmd(run_dir, as_json, tasks):
     """Print the summary of RUN_DIR again (recomputed from its finished samples)."""
-    from ecov.harness.evaluation.folder import RunFolder
+    from ecov.harness.core.run_folder import RunFolder
     from ecov.harness.evaluation.report import format_summary
     from ecov.harness.evaluation.runner import build_summary
 
@@ -203,13 +202,13 @@ def report_cmd(run_dir, as_json, tasks):
 @click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["csv", "parquet", "jsonl"]), default="csv", show_default=True)
 @click.option("--level", type=click.Choice(["rounds", "samples"]), default="rounds", show_default=True,
-              help="rounds: one row per task x sample x round (ecov.harness.evaluation.folder.to_frame); samples: one per "
+              help="rounds: one row per task x sample x round (ecov.harness.core.run_folder.to_frame); samples: one per "
                    "task x sample.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="file to write [default: RUN_DIR/results.<level>.<format>]; '-' prints csv/jsonl.")
 def export_cmd(run_dir, fmt, level, out):
     """Export RUN_DIR as a table (csv, parquet or jsonl) with every figure and status."""
-    from ecov.harness.evaluation.folder import samples_frame, to_frame, write_frame
+    from ecov.harness.core.run_folder import samples_frame, to_frame, write_frame
 
     try:
         df = (to_frame if level == "rounds" else samples_frame)(run_dir)

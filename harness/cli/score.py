@@ -11,6 +11,7 @@ import click
 from ecov.harness.engine import EngineConfig
 from ecov.harness.loop.feedback import render_feedback
 from ecov.harness.records import Design, SourceFile
+from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, track_names
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -25,9 +26,9 @@ from ecov.harness.records import Design, SourceFile
               type=click.Choice(["auto", "bwrap", "rlimit", "docker"]))
 @click.option("--timeout", default=60.0, show_default=True, type=float, help="Simulation wall-clock limit (s).")
 @click.option("--no-cache", is_flag=True, help="Always build and run, never reuse a stored result.")
-@click.option("--tb-lang", type=click.Choice(["sv", "cocotb"]), default="sv", show_default=True,
-              help="sv: a SystemVerilog testbench; cocotb: a Python file of @cocotb.test() functions whose "
-                   "dut is --top (needs the bwrap or docker sandbox).")
+@click.option("--tb-lang", type=click.Choice(track_names()), default=DEFAULT_TRACK, show_default=True,
+              help="the testbench's language: " + "; ".join(f"{t}: {get_track(t).description}" for t in track_names())
+              + " (a track other than sv needs the bwrap or docker sandbox).")
 def cli(rtl, top, instance, tb, seed, as_json, sandbox, timeout, no_cache, tb_lang):
     """Score TB against the design: coverage of the DUT instance, per metric and instance."""
     files = tuple(SourceFile(Path(p).name, Path(p).read_text(errors="replace")) for p in rtl)
@@ -35,10 +36,8 @@ def cli(rtl, top, instance, tb, seed, as_json, sandbox, timeout, no_cache, tb_la
     if len(set(names)) != len(names):
         raise click.UsageError("two --rtl files share a file name; rename one")
     design = Design(files, top, instance)
-    from ecov.harness.tracks.base import make_engine
-
     try:
-        engine = make_engine(tb_lang, EngineConfig(sandbox=sandbox, run_seconds=timeout, use_cache=not no_cache))
+        engine = get_track(tb_lang).make_scorer(EngineConfig(sandbox=sandbox, run_seconds=timeout, use_cache=not no_cache))
     except (RuntimeError, ValueError) as exc:
         raise click.UsageError(str(exc)) from exc
     result = engine.score(design, Path(tb).read_text(errors="replace"), seed=seed)

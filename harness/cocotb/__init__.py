@@ -11,13 +11,6 @@ the simulator), ``prompts``/``parse`` (the model side), ``random_tb`` (the built
 
 from __future__ import annotations
 
-TB_LANGS = ("sv", "cocotb")
-DEFAULT_TB_LANG = "sv"
 TB_FILE = "test_dut.py"  # the file name the model writes and tracebacks show
 TB_MODULE = "test_dut"
 
-
-def check_tb_lang(tb_lang: str) -> str:
-    if tb_lang not in TB_LANGS:
-        raise ValueError(f"tb_lang must be one of {', '.join(TB_LANGS)}, not {tb_lang!r}")
-    return tb_lang

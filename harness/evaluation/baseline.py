@@ -71,7 +71,7 @@ class RandomBaseline:
         return cls(**d)
 
     def write(self, path: str | os.PathLike) -> Path:
-        from ecov.harness.evaluation.folder import write_json_atomic
+        from ecov.harness.core.run_folder import write_json_atomic
 
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -82,8 +82,8 @@ class RandomBaseline:
 def from_runs(direct_run: str | os.PathLike, agentic_run: str | os.PathLike,
               difficulty: dict[str, str] | None = None) -> RandomBaseline:
     """The record from two finished builtin/random run folders (direct and agentic) on the same tasks."""
+    from ecov.harness.core.run_folder import RunFolder, samples_frame
     from ecov.harness.evaluation.compare import protocol_of
-    from ecov.harness.evaluation.folder import RunFolder, samples_frame
 
     fd, fa = RunFolder(direct_run), RunFolder(agentic_run)
     for f, mode in ((fd, "direct"), (fa, "agentic")):
@@ -308,7 +308,7 @@ def _run_both(benchmark, split, n, seed, max_rounds, protocol, workers, runs_dir
               tag: str) -> tuple[Path, Path]:
     from ecov.harness.benchmark.store import dataset_hash
     from ecov.harness.cli.eval import _load_tasks
-    from ecov.harness.evaluation.folder import RunConfig
+    from ecov.harness.core.run_folder import RunConfig
     from ecov.harness.evaluation.runner import run_eval
     from ecov.harness.models import get_model
 

@@ -151,7 +151,7 @@ def protocol_of(run_dir: str | Path) -> str:
     """The run's protocol preset from config.json. A config without one is a run from before protocols:
     RunConfig decides what it reads as (issue 11: "ecov", the loop those runs ran); "legacy" where
     RunConfig has no protocol field."""
-    from ecov.harness.evaluation.folder import RunConfig
+    from ecov.harness.core.run_folder import RunConfig
 
     raw = json.loads((Path(run_dir) / "config.json").read_text())
     if raw.get("protocol"):
@@ -240,7 +240,7 @@ def _task_test(pairs, col_a: str, col_b: str) -> TaskTest:
 
 def compare_runs(run_a: str | Path, run_b: str | Path, resamples: int = RESAMPLES, seed: int = SEED) -> Comparison:
     """Compare two run folders, pairing by (task, sample). Raises CompareError when they are not comparable."""
-    from ecov.harness.evaluation.folder import RunFolder
+    from ecov.harness.core.run_folder import RunFolder
 
     fa, fb = RunFolder(run_a), RunFolder(run_b)
     for f, name in ((fa, "RUN_A"), (fb, "RUN_B")):

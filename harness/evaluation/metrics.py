@@ -18,7 +18,7 @@ from statistics import mean
 from typing import Any
 
 from ecov.harness.core.protocol import AVG_COV_TEXT, Protocol, get_protocol, replaces_best
-from ecov.harness.evaluation.folder import RoundRecord, SampleRecord
+from ecov.harness.core.run_folder import RoundRecord, SampleRecord
 from ecov.harness.records import ScoreResult
 
 

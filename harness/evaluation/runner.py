@@ -1,4 +1,4 @@
-"""A run: tasks x samples x rounds into a run folder (ecov.harness.evaluation.folder), resumable, with a worker pool.
+"""A run: tasks x samples x rounds into a run folder (ecov.harness.core.run_folder), resumable, with a worker pool.
 
 Resume rules: a (task, sample) with a record in samples.jsonl is done and skipped, unless that record
 carries a model error (it is retried). Every other sample is redone from round 0; the rounds its
@@ -25,10 +25,11 @@ from typing import Any
 
 import ecov.harness
 from ecov.harness.atomic import write_text_atomic
-from ecov.harness.evaluation.folder import RoundRecord, RunConfig, RunFolder, read_jsonl
+from ecov.harness.core.run_folder import RoundRecord, RunConfig, RunFolder, read_jsonl
 from ecov.harness.evaluation.metrics import sample_from_rounds, summarize
 from ecov.harness.loop.agent import AgentConfig, Interrupted, run_sample
 from ecov.harness.tasks import Task
+from ecov.harness.tracks.base import get_track
 
 TIMING_FIELDS = ("seconds", "updated")  # summary.json fields that differ between identical runs
 LOCK_NAME = ".lock"
@@ -244,13 +245,10 @@ def _run_locked(tasks, model, config, folder, agent_cfg, scorer, workers, concur
                 feedback_fn) -> RunOutcome:
     config, done = open_run(folder, config)
     folder.write_config(config)
+    track = get_track(config.tb_lang)
     if scorer is None:
-        from ecov.harness.tracks.base import make_engine
-
-        scorer = make_engine(config.tb_lang).score
+        scorer = track.make_scorer(None).score
     extra = {} if feedback_fn is None else {"feedback_fn": feedback_fn}
-    if config.tb_lang != "sv":
-        extra["tb_lang"] = config.tb_lang
 
     pending = [(t, s) for t in tasks for s in range(config.n_samples) if (t.id, s) not in done]
     skipped = len(tasks) * config.n_samples - len(pending)
@@ -270,7 +268,7 @@ def _run_locked(tasks, model, config, folder, agent_cfg, scorer, workers, concur
                 raise Interrupted()
             folder.append_round(rec)
         try:
-            _log_round(folder, rec, ".py" if config.tb_lang == "cocotb" else ".sv")
+            _log_round(folder, rec, track.tb_suffix)
         except OSError:
             pass  # logs are for people; the JSONL records are the data
 

@@ -1,6 +1,6 @@
 """Agent loops: one sample of one task, round by round (direct, agentic memoryless, agentic history).
 
-Each round: build the chat (ecov.harness.tracks.sv.prompts), ask the model, parse the answer (ecov.harness.parse), score the
+Each round: build the chat and parse the answer (the track's, ecov.harness.tracks.base), ask the model, score the
 testbench (the engine), render the feedback o_t (ecov.harness.loop.feedback), and hand a RoundRecord to
 ``on_round``. The protocol (ecov.harness.core.protocol) decides the rest:
 
@@ -16,9 +16,9 @@ testbench (the engine), render the feedback o_t (ecov.harness.loop.feedback), an
 task, a model (``complete(ModelRequest) -> Completion``) and a scorer ``(design, testbench, seed) ->
 ScoreResult``.
 
-The testbench language (``AgentConfig.tb_lang``, or ``run_sample(tb_lang=...)``) picks prompts and
-parser: SystemVerilog uses the protocol's layout (ecov.harness.tracks.sv.prompts, ecov.harness.parse); another track
-(ecov.harness.tracks.base) brings its own, and the protocol still sets memory, re-asks, rounds and stops.
+The track (``AgentConfig.tb_lang``, or ``run_sample(tb_lang=...)``) brings prompts and parser for the
+protocol's layout (``get_track(name).io(protocol)``, ecov.harness.tracks.base); the protocol still sets
+memory, re-asks, rounds and stops.
 """
 
 from __future__ import annotations
@@ -29,13 +29,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, Protocol, get_protocol, replaces_best, state_key
-from ecov.harness.evaluation.folder import RoundRecord, SampleRecord
+from ecov.harness.core.run_folder import RoundRecord, SampleRecord
 from ecov.harness.evaluation.metrics import sample_from_rounds
 from ecov.harness.loop.feedback import FEEDBACK_RENDERERS
-from ecov.harness.parse import CUT_OFF, ParseResult, module_names, parse_answer
+from ecov.harness.parse import module_names
 from ecov.harness.records import INFRA_ERROR, REJECTED, Design, ScoreResult
 from ecov.harness.tasks import Task
-from ecov.harness.tracks.sv.prompts import build_messages, ecov_followup, history_turns, prompt_hash
+from ecov.harness.tracks.base import DEFAULT_TRACK, tb_io
+from ecov.harness.tracks.sv.prompts import prompt_hash
 
 MODES = ("direct", "agentic")
 AGENTS = ("memoryless", "history")
@@ -55,7 +56,7 @@ class AgentConfig:
     max_rounds: int | None = None  # agentic rounds per sample; None: the protocol's (llm4cov 4, ecov 5)
     seed: int = 1  # simulation seed; the model request gets seed + sample
     protocol: str = DEFAULT_PROTOCOL
-    tb_lang: str = "sv"  # testbench language: selects the prompt builder and answer parser
+    tb_lang: str = DEFAULT_TRACK  # the track (testbench language): its prompts, parser and random renderer
 
     def __post_init__(self):
         if self.mode not in MODES:
@@ -104,37 +105,6 @@ def unusable_feedback(parse_error: str, last_feedback: str | None) -> str:
         return parse_error
     return (parse_error + "\n\nThe current testbench is unchanged. The feedback on it was:\n\n"
             + last_feedback)
-
-
-@dataclass(frozen=True)
-class _TbIO:
-    """Prompt building and answer parsing for one (protocol, testbench language)."""
-
-    messages: Callable  # (task, testbench | None, feedback | None) -> chat
-    parse: Callable  # (text, finish_reason, current, task, design_modules) -> ParseResult
-    followup: Callable  # ecov-style history turn: (feedback, testbench | None) -> message
-    llm4cov_history: bool  # history appends the answer as a well-formed llm4cov answer
-
-
-def tb_io(proto: Protocol, tb_lang: str = "sv") -> _TbIO:
-    """The seam between the loop and a testbench language (see ecov.harness.tracks.base for other tracks)."""
-    if tb_lang == "sv":
-        def parse(text, finish, current, task, design_modules):
-            return parse_answer(text, proto.prompt, "sv", finish_reason=finish, current=current,
-                                dut_module=task.dut_module, design_modules=design_modules)
-
-        return _TbIO(lambda t, tb, fb: build_messages(t, tb, fb, proto, "sv"), parse, ecov_followup,
-                     proto.prompt == "llm4cov")
-    from ecov.harness.tracks.base import get_track
-
-    track = get_track(tb_lang)
-
-    def parse_track(text, finish, current, task, design_modules):
-        if finish == "length" and proto.format_reasks:
-            return ParseResult(None, CUT_OFF)
-        return track.parse(text, current, task)
-
-    return _TbIO(track.build_messages, parse_track, track.followup_message, False)
 
 
 def visible_result(result: ScoreResult | None, proto: Protocol) -> ScoreResult | None:
@@ -253,7 +223,7 @@ def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConf
             if not io.llm4cov_history:
                 history = messages + [{"role": "assistant", "content": c.text}]
             else:
-                history = messages + history_turns(task, proto, parsed.testbench or "", feedback, None)
+                history = messages + io.history_turns(task, proto, parsed.testbench or "", feedback, None)
         last_kind = parsed.kind
 
     return rounds, sample_from_rounds(task.id, sample, rounds, error, protocol=proto, stop_reason=stop_reason)

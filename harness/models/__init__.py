@@ -40,16 +40,17 @@ def get_model(
 
     ``extra`` is passed to ``litellm.completion`` (``api_key``, ``api_version``, ...) except the adapter
     options ``cache`` (False disables the response cache), ``backoff_base`` and ``backoff_max`` (seconds);
-    for ``builtin/random`` it may hold ``cycles`` (the round-0 run length).
+    for ``builtin/random`` it may hold ``cycles`` (the round-0 run length; default: the track's).
     """
     name = (name or "").strip()
     if not name:
         raise UnknownModelError("empty model name")
     if name.startswith("builtin/"):
         if name == "builtin/random":
-            from ecov.harness.models.builtin_random import BASE_CYCLES, RandomModel
+            from ecov.harness.models.builtin_random import RandomModel
 
-            return RandomModel(cycles=int((extra or {}).get("cycles", BASE_CYCLES)))
+            cycles = (extra or {}).get("cycles")
+            return RandomModel(cycles=None if cycles is None else int(cycles))
         if name == "builtin/replay":
             if replay_run is None:
                 raise ModelError("builtin/replay needs replay_run (the run folder to replay)")

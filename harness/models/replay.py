@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ecov.harness.evaluation.folder import RoundRecord, RunFolder
+from ecov.harness.core.run_folder import RoundRecord, RunFolder
 from ecov.harness.models.base import Completion, ModelError, ModelRequest
 
 

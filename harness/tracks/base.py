@@ -1,60 +1,71 @@
-"""The seam between the agent loop and a testbench language: prompts, parsing and file naming per ``tb_lang``.
+"""The Track interface: everything a testbench language brings to the harness, as one registered object.
 
-``get_track("cocotb")`` gives the Python functions. ``get_track("sv")`` gives the SystemVerilog ones of the
-ecov protocol (its prompt and its parser, a consistent pair); the agent loop picks SystemVerilog prompts
-and parsers by protocol through ``ecov.harness.loop.agent.tb_io``.
+A track (``sv``: SystemVerilog; ``cocotb``: Python with cocotb) names the file suffix of its testbenches,
+builds its scorer, writes the prompts of each protocol layout, parses answers and renders the random
+baseline's stimulus plan. Everything above this layer (agent loop, models, runs, CLIs, leaderboard,
+trainers) asks ``get_track(config.tb_lang)`` and never branches on the language. A new track is one
+module that builds a ``Track`` and registers it (``register(KIND, name, track)``); see docs/architecture.md.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from ecov.harness.cocotb import check_tb_lang
+from ecov.harness import registry
+from ecov.harness.core.protocol import Protocol
 from ecov.harness.parse import ParseResult
 from ecov.harness.tasks import Task
+
+KIND = "track"
+DEFAULT_TRACK = "sv"
+
+
+@dataclass(frozen=True)
+class TrackIO:
+    """Prompt building and answer parsing of one track under one protocol."""
+
+    messages: Callable[[Task, str | None, str | None], list[dict]]  # (task, testbench, feedback) -> chat
+    parse: Callable[..., ParseResult]  # (text, finish_reason, current, task, design_modules) -> ParseResult
+    followup: Callable[[str, str | None], dict]  # ecov-style history turn: (feedback, testbench | None)
+    llm4cov_history: bool  # history appends the answer as a well-formed llm4cov answer (then the feedback)
+    history_turns: Callable[..., list[dict]] | None = None  # (task, proto, answer_tb, feedback, shown_tb)
 
 
 @dataclass(frozen=True)
 class Track:
-    name: str  # sv | cocotb
-    build_messages: Callable[..., list[dict]]
-    followup_message: Callable[..., dict]
-    parse: Callable[[str, str | None, Task], ParseResult]  # (answer, current testbench, task)
+    name: str
     tb_suffix: str  # file suffix of a testbench in run logs
+    run_tag: str  # what the default run folder name gets for this track ("" for the default track)
+    description: str  # one line for CLI help
+    build_messages: Callable[..., list[dict]]  # the track's ecov-layout chat (task, testbench, feedback)
+    followup_message: Callable[..., dict]  # its ecov-layout history turn (feedback, testbench | None)
+    io: Callable[[Protocol], TrackIO]  # prompts and parser for a protocol's layout
+    make_scorer: Callable[[Any], Any]  # (EngineConfig | None) -> an engine with .score(design, tb, seed=)
+    random_answer: Callable[[Any, int | None], str]  # builtin/random: (model request, round-0 cycles) -> text
+    table_suffix: str = ""  # leaderboard: appended to the mode of this track's tables ("" shares the table)
 
 
-def _sv_parse(text: str, current: str | None, task: Task) -> ParseResult:
-    from ecov.harness.parse import module_names, parse_response
-
-    design_modules = {n for f in task.rtl_files for n in module_names(f.content)}
-    return parse_response(text, current=current, dut_module=task.dut_module, design_modules=design_modules)
-
-
-def _py_parse(text: str, current: str | None, task: Task) -> ParseResult:
-    from ecov.harness.tracks.cocotb.parse import parse_python_response
-
-    return parse_python_response(text, current)
+def get_track(name: str | None = None) -> Track:
+    """The registered track ``name`` (default ``sv``); a ValueError naming the known ones otherwise."""
+    try:
+        return registry.get(KIND, name or DEFAULT_TRACK)
+    except registry.RegistryError:
+        raise ValueError(f"tb_lang must be one of {', '.join(track_names())}, not {name!r}") from None
 
 
-def get_track(tb_lang: str = "sv") -> Track:
-    check_tb_lang(tb_lang)
-    if tb_lang == "cocotb":
-        from ecov.harness.tracks.cocotb import prompts as p
-
-        return Track("cocotb", p.build_messages, p.followup_message, _py_parse, ".py")
-    from ecov.harness.tracks.sv import prompts as p
-
-    return Track("sv", p.ecov_messages, p.ecov_followup, _sv_parse, ".sv")
+def track_names() -> list[str]:
+    """The registered tracks, the default first: CLI choices."""
+    names = registry.names(KIND)
+    return sorted(names, key=lambda n: (n != DEFAULT_TRACK, n))
 
 
-def make_engine(tb_lang: str, config=None):
+def tb_io(proto: Protocol, tb_lang: str | None = None) -> TrackIO:
+    """The seam between the agent loop and a testbench language."""
+    return get_track(tb_lang).io(proto)
+
+
+def make_engine(tb_lang: str | None = None, config: Any = None):
     """The scoring engine of a track (the cocotb one refuses the rlimit sandbox)."""
-    check_tb_lang(tb_lang)
-    if tb_lang == "cocotb":
-        from ecov.harness.cocotb.engine import CocotbEngine
-
-        return CocotbEngine(config)
-    from ecov.harness.engine import Engine
-
-    return Engine(config)
+    return get_track(tb_lang).make_scorer(config)

@@ -1,6 +1,6 @@
 """``builtin/random`` answering in Python for the cocotb track: the track's floor.
 
-The same plan as the SystemVerilog baseline (ecov.harness.models.builtin_random: ports and roles, reseeded
+The plan both tracks share (ecov.harness.tracks.random_plan: ports and roles, reseeded
 segments kept across agentic rounds so coverage never drops, more resets when reset logic is uncovered,
 constants from uncovered code driven into the inputs named there), rendered as a cocotb test. The plan
 travels in the testbench as a ``# ecov-random-plan:`` comment. Pure: the text depends only on (task,
@@ -13,14 +13,14 @@ import json
 from dataclasses import replace
 
 from ecov.harness.cocotb import TB_FILE
-from ecov.harness.models.base import ModelRequest
-from ecov.harness.models.builtin_random import (
+from ecov.harness.tracks.random_plan import (
     CHANGES,
     DENSITIES,
     HALF_PERIODS,
     PLAN_TAG,
     PROFILES,
     Plan,
+    StimulusRequest,
     make_plan,
     ports_and_roles,
 )
@@ -38,7 +38,7 @@ def _sv_tagged(testbench: str | None) -> str | None:
                      for ln in testbench.splitlines())
 
 
-def generate_cocotb(req: ModelRequest, base_cycles: int = BASE_CYCLES) -> str:
+def generate_cocotb(req: StimulusRequest, base_cycles: int = BASE_CYCLES) -> str:
     task = req.task
     _, roles = ports_and_roles(task)
     plan = make_plan(task, roles, replace(req, testbench=_sv_tagged(req.testbench)), base_cycles)

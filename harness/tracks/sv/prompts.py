@@ -15,15 +15,14 @@ Two layouts, chosen by the protocol (ecov.harness.core.protocol):
 - ``ecov``: one user message with the task, targets, spec, RTL, rules, then the current testbench and
   its feedback, and a response format that also accepts patch hunks.
 
-``build_messages`` dispatches on (layout, tb_lang) through ``PROMPT_BUILDERS``; another testbench
-language (a cocotb track) registers its own builders with ``register_prompts``.
+``build_messages`` picks the layout's builder; another track (ecov.harness.tracks.base) writes its own
+prompts and may reuse the ecov layout's pieces here (``step_messages``, ``followup_turn``, ``patch_format``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
 
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, Protocol, get_protocol
 from ecov.harness.tasks import Task
@@ -256,31 +255,21 @@ def ecov_followup(feedback: str, testbench: str | None = None) -> dict:
     return followup_turn(feedback, testbench, PATCH_FORMAT)
 
 
-followup_message = ecov_followup  # the name trainers and older code import
-
 
 # -------------------------------------------------------------------------------- dispatch
 
-MessagesBuilder = Callable[[Task, "str | None", "str | None"], list[dict]]
-PROMPT_BUILDERS: dict[tuple[str, str], MessagesBuilder] = {
-    ("llm4cov", "sv"): llm4cov_messages,
-    ("ecov", "sv"): ecov_messages,
-}
-
-
-def register_prompts(layout: str, tb_lang: str, builder: MessagesBuilder) -> None:
-    """Add the prompt builder of another testbench language (e.g. ``("llm4cov", "cocotb")``)."""
-    PROMPT_BUILDERS[(layout, tb_lang)] = builder
+# The SystemVerilog track's chat builder for each prompt layout (Protocol.prompt).
+LAYOUT_MESSAGES = {"llm4cov": llm4cov_messages, "ecov": ecov_messages}
 
 
 def build_messages(task: Task, testbench: str | None = None, feedback: str | None = None,
-                   protocol: str | Protocol | None = DEFAULT_PROTOCOL, tb_lang: str = "sv") -> list[dict]:
+                   protocol: str | Protocol | None = DEFAULT_PROTOCOL) -> list[dict]:
     """The chat for one step of ``protocol``: round 0 (no testbench) or the state (x_t, o_t)."""
     layout = get_protocol(protocol).prompt
     try:
-        builder = PROMPT_BUILDERS[(layout, tb_lang)]
+        builder = LAYOUT_MESSAGES[layout]
     except KeyError:
-        raise ValueError(f"no prompts for layout {layout!r} and testbench language {tb_lang!r}") from None
+        raise ValueError(f"the SystemVerilog track has no prompts for layout {layout!r}") from None
     return builder(task, testbench, feedback)
 
 

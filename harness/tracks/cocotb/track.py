@@ -1,0 +1,37 @@
+"""The cocotb track, registered as ``cocotb``: Python testbenches of ``@cocotb.test()`` coroutines.
+
+Its prompts serve every protocol layout (the llm4cov layout's SystemVerilog answer format does not apply
+to Python); the protocol still sets memory, re-asks, rounds and stops, and an answer cut off at the
+length limit is unusable under a protocol that re-asks.
+"""
+
+from __future__ import annotations
+
+from ecov.harness.cocotb.engine import CocotbEngine
+from ecov.harness.core.protocol import Protocol
+from ecov.harness.parse import CUT_OFF, ParseResult
+from ecov.harness.registry import register
+from ecov.harness.tracks.base import KIND, Track, TrackIO
+from ecov.harness.tracks.cocotb import prompts
+from ecov.harness.tracks.cocotb.parse import parse_python_response
+from ecov.harness.tracks.cocotb.random_tb import BASE_CYCLES, generate_cocotb
+
+
+def io(proto: Protocol) -> TrackIO:
+    def parse(text, finish_reason, current, task, design_modules):
+        if finish_reason == "length" and proto.format_reasks:
+            return ParseResult(None, CUT_OFF)
+        return parse_python_response(text, current)
+
+    return TrackIO(prompts.build_messages, parse, prompts.followup_message, False)
+
+
+def random_answer(req, cycles: int | None) -> str:
+    return generate_cocotb(req, base_cycles=cycles or BASE_CYCLES)
+
+
+COCOTB = register(KIND, "cocotb", Track(
+    name="cocotb", tb_suffix=".py", run_tag="-cocotb", description="Python with cocotb (@cocotb.test() functions whose dut is the design top)",
+    build_messages=prompts.build_messages, followup_message=prompts.followup_message, io=io,
+    make_scorer=CocotbEngine, random_answer=random_answer, table_suffix=" · cocotb",
+))
