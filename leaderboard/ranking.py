@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ecov.harness.core.protocol import PROTOCOLS
-from ecov.harness.evaluation.folder import RunConfig, SampleRecord
+from ecov.harness.core.run_folder import RunConfig, SampleRecord
 
 
 @dataclass(frozen=True)
