@@ -221,6 +221,7 @@ def _env() -> jinja2.Environment:
     env.filters["money"] = lambda v: "–" if not v else f"{float(v):.4f}" if v < 1 else f"{float(v):.2f}"
     env.filters["size"] = lambda v: "–" if v is None else f"{float(v):g}"
     env.globals["repo_url"] = ""
+    env.globals["local"] = ""  # the run folder's name when the page is an ecov-eval view, not the site
     return env
 
 
@@ -235,7 +236,20 @@ def _write(path: Path, text: str) -> None:
     path.write_text(text)
 
 
-def _task_pages(env: jinja2.Environment, entry: Entry, sub_dir: Path) -> None:
+def target_rows(targets: list[Any], recs: list[RoundRecord]) -> list[dict[str, Any]]:
+    """Each target of the task beside what the sample's last scored round reached: why it passed or not."""
+    last = next((r for r in reversed(recs) if r.result.get("status")), None)
+    res = ScoreResult.from_dict(last.result) if last else None
+    rows = []
+    for t in targets:
+        got = res.metric_percent(t.instance, t.metric) if res is not None and res.ran else None
+        rows.append({"instance": t.instance, "metric": t.metric, "percent": t.percent, "reached": got,
+                     "met": got is not None and got >= t.percent})
+    return rows
+
+
+def _task_pages(env: jinja2.Environment, entry: Entry, sub_dir: Path, targets: dict[str, list[Any]] | None = None,
+                root: str = "../../../") -> None:
     rounds = group_rounds(entry.sub.run.rounds())
     by_task: dict[str, list[tuple[int, list[RoundRecord]]]] = defaultdict(list)
     for (task_id, sample), recs in rounds.items():
@@ -256,7 +270,8 @@ def _task_pages(env: jinja2.Environment, entry: Entry, sub_dir: Path) -> None:
                 prev = rec.testbench or prev
             rec_s = samples.get((task_id, sample))
             sample_views.append({"sample": sample, "rounds": views, "record": rec_s,
-                                 "finished": rec_s is not None})
+                                 "finished": rec_s is not None,
+                                 "targets": target_rows((targets or {}).get(task_id, []), recs)})
         row = dict(per_task.get(task_id) or {})
         t = entry.view.tasks
         known = t is not None and task_id in t.index
@@ -265,7 +280,7 @@ def _task_pages(env: jinja2.Environment, entry: Entry, sub_dir: Path) -> None:
                    random_hard=bool(t.loc[task_id, "random_hard"]) if known else False)
         entry.tasks.append(row)
         _write(sub_dir / "t" / f"{page}.html",
-               env.get_template("task.html.j2").render(root="../../../", entry=entry, task_id=task_id,
+               env.get_template("task.html.j2").render(root=root, entry=entry, task_id=task_id,
                                                        samples=sample_views))
 
 
@@ -281,7 +296,7 @@ def _entry(folder: Path, env: jinja2.Environment, out: Path, infos: dict[str, Be
         entry = Entry(sub.name, sub, view, verification_mark(ver, run_digest(sub.run_dir)), ver,
                       standing=standing(config, view.samples, info.task_ids))
         sub_dir = out / "s" / sub.name
-        _task_pages(env, entry, sub_dir)
+        _task_pages(env, entry, sub_dir, info.targets)
         data = sub_dir / "data"
         data.mkdir(parents=True, exist_ok=True)
         for name in RUN_FILES:
@@ -293,10 +308,7 @@ def _entry(folder: Path, env: jinja2.Environment, out: Path, infos: dict[str, Be
         write_tables(to_frame(sub.run), data / "rounds")
         if sub.verification_path.exists():
             shutil.copy2(sub.verification_path, data / "verification.json")
-        charts = {
-            "by_round": plots.line_chart([(sub.meta.model, view.pass_by_round)], "Pass rate by round"),
-            "coverage": plots.histogram_chart(histogram(view.coverages), "Coverage distribution (final round)"),
-        }
+        charts = run_charts(sub.meta.model, view)
         _write(sub_dir / "index.html",
                env.get_template("submission.html.j2").render(root="../../", entry=entry, charts=charts))
         if ver is not None:
@@ -312,6 +324,18 @@ def repository_url() -> str:
     if os.environ.get("GITHUB_REPOSITORY"):
         return f"{os.environ.get('GITHUB_SERVER_URL', 'https://github.com')}/{os.environ['GITHUB_REPOSITORY']}"
     return ""
+
+
+def run_charts(model: str, view: RunView) -> list[str]:
+    """A run's own charts, each only when it has something to show; titles name track, protocol and n."""
+    c = view.config
+    tag = f"{c.mode} · {getattr(c, 'tb_lang', 'sv')} · {c.protocol} · n={c.n_samples}"
+    charts = []
+    if len(view.pass_by_round) > 1:
+        charts.append(plots.line_chart([(model, view.pass_by_round)], f"Pass rate by round ({tag})"))
+    if view.coverages:
+        charts.append(plots.histogram_chart(histogram(view.coverages), f"Final coverage per sample ({tag})"))
+    return charts
 
 
 def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RESULTS,
