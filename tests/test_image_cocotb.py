@@ -19,7 +19,7 @@ from ecov.harness.sim.sandbox import bwrap_available
 
 pytestmark = [pytest.mark.docker, pytest.mark.slow]
 HERE = Path(__file__).parent
-FIELDS = ("status", "errors", "overall", "coverage", "key", "meets")
+FIELDS = ("status", "errors", "overall", "coverage", "meets")  # the figures (the cache key names versions)
 
 
 def test_cocotb_references_score_in_the_image_as_on_the_host(image, tmp_path):  # noqa: F811
