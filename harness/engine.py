@@ -19,6 +19,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ecov.harness.atomic import write_text_atomic
+from ecov.harness.contracts import bind as contract_bind
+from ecov.harness.contracts.spec import ContractError
+from ecov.harness.contracts.spec import check as check_contract
 from ecov.harness.records import (
     COMPILE_ERROR,
     CRASHED,
@@ -180,24 +183,50 @@ class Engine(CachedScorer):
             return replace(base, status=COMPILE_ERROR,
                            errors=["the testbench defines no module: expected `module tb; ... endmodule`"])
         top = find_top(testbench, tb_modules) or tb_modules[0]
+        try:
+            meta = check_contract(design.contract, design) if design.contract is not None else None
+        except ContractError as exc:  # never applied silently, never silently ignored
+            return replace(base, status=INFRA_ERROR, errors=[f"harness failure: {exc}"])
         with job_folder("job-", self.config.keep_jobs) as job:
             sources = _write_job(job, design, testbench)
+            harness_files: tuple[str, ...] = ()
+            if design.contract is not None and meta is not None:  # after the rules check, never seen by them or the testbench
+                (job / contract_bind.FILE).write_text(contract_bind.harness_file(design.contract, meta))
+                sources.append(contract_bind.FILE)
+                harness_files = (contract_bind.FILE,)
             try:
-                built = self.backend.build(job, sources, top, self.config.build_limits(), tb_file=TB_FILE)
+                built = self.backend.build(job, sources, top, self.config.build_limits(), tb_file=TB_FILE,
+                                           harness_files=harness_files)
             except (OSError, RuntimeError) as exc:
                 return replace(base, status=INFRA_ERROR, errors=[f"harness failure while building: {exc}"])
             warnings = _warnings(built.log)
             base.phases = dict(built.phases)
             if not built.ok:
                 errors = _compile_errors(built.log, job) or [_relative(built.log[-2000:], job) or built.stage + " failed"]
-                return replace(base, status=COMPILE_ERROR, errors=errors, warnings=warnings,
-                               log_tail=_relative(built.log[-3000:], job))
+                log_tail = _relative(built.log[-3000:], job)
+                if harness_files:
+                    errors, log_tail = _hide_monitor(errors, log_tail)
+                return replace(base, status=COMPILE_ERROR, errors=errors, warnings=warnings, log_tail=log_tail)
             if deferred:  # Verilator accepted what the rules could not read: refused, never run
                 return replace(base, status=REJECTED, errors=[str(v) for v in deferred], warnings=warnings)
-            ran, got = run_with_out_dir(lambda out, nonce: self.backend.run(job, seed, self.config.run_limits(),
-                                                                            out, nonce))
+            contract_run = contract_bind.ContractRun()
+
+            def run(out: Path, nonce: str):
+                nonlocal contract_run
+                ran = self.backend.run(job, seed, self.config.run_limits(), out, nonce)
+                if meta is not None:
+                    contract_run = contract_bind.read_contract_run(out)
+                return ran
+
+            ran, got = run_with_out_dir(run)
             base.phases["run"] = round(ran.seconds, 3)
-            return self._judge_run(base, ran, got, design, warnings)
+            result = self._judge_run(base, ran, got, design, warnings)
+            if meta is not None and result.ran and result.coverage:
+                try:
+                    result.legal = _legal(contract_run, meta, got, design, result)
+                except RuntimeError as exc:
+                    return replace(result, status=INFRA_ERROR, errors=[f"harness failure: {exc}"])
+            return result
 
     def _judge_run(self, base: ScoreResult, ran, got: integrity.RunOutput, design: Design,
                    warnings: list[str]) -> ScoreResult:
@@ -227,6 +256,35 @@ class Engine(CachedScorer):
                        f"(top-level instances found: {found}); coverage counts only that instance")
         attach_coverage(result, got.coverage, design, cfg.max_uncovered, missing)
         return result
+
+
+def _legal(run: contract_bind.ContractRun, meta, got: integrity.RunOutput, design: Design,
+           result: ScoreResult) -> dict:
+    """``ScoreResult.legal``: the contract's figures, with the DUT's coverage up to the first violation
+    (the snapshot the main wrote then, checked like the final coverage) or of the whole run."""
+    legal = contract_bind.legal_figures(run, meta)
+    if run.first_rule is None:
+        legal["coverage"], legal["overall"] = result.coverage, result.overall
+        return legal
+    points = cov.parse_coverage_dat(run.snapshot or "")
+    problem = integrity.check_point_set(got.points, points) if points else integrity.IntegrityError(
+        "coverage-integrity", "no coverage snapshot at the first violation")
+    if problem is not None:
+        raise RuntimeError(f"contract snapshot unusable: {problem}")
+    table = cov.coverage_table(points, design.instance) if cov.dut_points(points, design.instance) else {}
+    legal["coverage"] = table
+    legal["overall"] = table.get(design.instance, {}).get("overall", {}).get("percent", 0.0)
+    return legal
+
+
+def _hide_monitor(errors: list[str], log_tail: str) -> tuple[list[str], str]:
+    """Compile errors located in the harness's monitor would quote its code: replaced by one plain line."""
+    mine = [e for e in errors if contract_bind.FILE not in e]
+    if len(mine) == len(errors) and contract_bind.FILE not in log_tail:
+        return errors, log_tail
+    note = ("the harness's interface monitor (bound into the DUT) did not compile after the testbench: "
+            "close every module and construct the testbench opens, and do not redefine the DUT's ports")
+    return [*mine, note], "\n".join([*mine, note])
 
 
 def stopped_by_sandbox(ran: ProcResult, config: EngineConfig, hint: str) -> tuple[str, list[str]] | None:

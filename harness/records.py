@@ -35,12 +35,31 @@ class SourceFile:
 
 
 @dataclass(frozen=True)
+class Contract:
+    """A task's interface contract (issue 22): harness-owned SV bound into the DUT, never shown to a model.
+
+    ``meta`` is the contract's JSON text (rules, bins, constraints; see ecov.harness.contracts), kept as
+    text so that the record stays hashable and byte-stable in cache keys.
+    """
+
+    sv: str
+    meta: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"sv": self.sv, "meta": self.meta}
+
+
+@dataclass(frozen=True)
 class Design:
-    """The design under test: RTL files, its top module and the instance name the testbench must use."""
+    """The design under test: RTL files, its top module and the instance name the testbench must use.
+
+    ``contract``, when set, is bound into the DUT at build time (its figures go to ``ScoreResult.legal``).
+    """
 
     files: tuple[SourceFile, ...]
     top: str
     instance: str
+    contract: Contract | None = None
 
     @classmethod
     def from_paths(cls, paths: list[str], top: str, instance: str) -> Design:
@@ -50,11 +69,15 @@ class Design:
         return cls(files=files, top=top, instance=instance)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"files": [f.to_dict() for f in self.files], "top": self.top, "instance": self.instance}
+        d: dict[str, Any] = {"files": [f.to_dict() for f in self.files], "top": self.top, "instance": self.instance}
+        if self.contract is not None:  # absent otherwise: designs without one keep their cache keys
+            d["contract"] = self.contract.to_dict()
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Design:
-        return cls(tuple(SourceFile(**f) for f in d["files"]), d["top"], d["instance"])
+        contract = Contract(**d["contract"]) if d.get("contract") else None
+        return cls(tuple(SourceFile(**f) for f in d["files"]), d["top"], d["instance"], contract)
 
 
 @dataclass(frozen=True)
@@ -117,6 +140,11 @@ class ScoreResult:
     # Wall seconds per phase (verilate, compile, link, run, and objects reused from the object cache):
     # machine-dependent, so neither in the cache key nor in the deterministic figures.
     phases: dict[str, float] = field(default_factory=dict)
+    # The contract's figures (issue 22), empty when the design has none: ``violation`` (the first
+    # broken rule: rule, time_ns, ports, spec; None when the run obeyed every rule), ``violations``
+    # (rule -> count), ``coverage``/``overall`` (the DUT's coverage up to the first violation, the whole
+    # run when none), ``bins`` (bins hit before it), ``bins_total``, ``bins_all`` (hit at any time).
+    legal: dict[str, Any] = field(default_factory=dict)
 
     @property
     def compiled(self) -> bool:
@@ -139,6 +167,16 @@ class ScoreResult:
         if not self.ran:
             return False
         return all(self.metric_percent(t.instance, t.metric) >= t.percent for t in targets)
+
+    def meets_legal(self, targets: list[Target]) -> bool | None:
+        """The targets met on legal coverage (ecov.harness.contracts); None when there is no contract."""
+        if not self.legal:
+            return None
+        if not self.ran:
+            return False
+        table = self.legal.get("coverage") or {}
+        return all(float(table.get(t.instance, {}).get(t.metric, {}).get("percent", 0.0)) >= t.percent
+                   for t in targets)
 
     def to_dict(self, timing: bool = True) -> dict[str, Any]:
         d = asdict(self)

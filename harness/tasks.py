@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ecov.harness.records import Design, SourceFile, Target
+from ecov.harness.records import Contract, Design, SourceFile, Target
 
 
 @dataclass
@@ -22,10 +22,13 @@ class Task:
     source: dict[str, str] = field(default_factory=dict)  # upstream id, commit, license
     # Calibration testbenches: never shown to a model.
     reference_tbs: list[SourceFile] = field(default_factory=list)
+    # The harness-owned interface contract (issue 22), attached by the loader from the benchmark's files,
+    # never part of the dataset row nor of any prompt.
+    contract: Contract | None = None
 
     @property
     def design(self) -> Design:
-        return Design(tuple(self.rtl_files), self.dut_module, self.dut_instance)
+        return Design(tuple(self.rtl_files), self.dut_module, self.dut_instance, self.contract)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ecov.harness.contracts.spec import find_contract
 from ecov.harness.tasks import Task
 
 EMBEDDED = "ecov-embedded"
@@ -234,6 +235,14 @@ def shipped_dir(name: str) -> Path | None:
     return None
 
 
+def attach_contracts(tasks: list[Task], folder: Path) -> list[Task]:
+    """Give each task the contract shipped beside the built benchmark (``folder/contracts/<id>.{sv,json}``)."""
+    if (folder / "contracts").is_dir():
+        for task in tasks:
+            task.contract = find_contract(task.id, folder, embedded=False)
+    return tasks
+
+
 def load_benchmark(name: str | os.PathLike | None = None, split: str = "test") -> list[Task]:
     """Tasks of the embedded suite (None or "ecov-embedded"), a shipped benchmark by name
     (cvdp-ecov, autoeval-ecov), a built folder/file, or a hub id (the authors' schema included)."""
@@ -250,10 +259,10 @@ def load_benchmark(name: str | os.PathLike | None = None, split: str = "test") -
                 f"(set ECOV_BENCHMARKS_DIR, or rebuild: `ecov-data build {s} --out DIR` then "
                 f"`ecov-data validate DIR --write-targets`, and pass DIR)"
             )
-        return load_folder(folder, split)
+        return attach_contracts(load_folder(folder, split), folder)
     p = Path(name).expanduser()
     if p.exists():
-        return load_folder(p, split)
+        return attach_contracts(load_folder(p, split), p if p.is_dir() else p.parent)
     if _HUB_ID_RE.match(s) and not s.startswith((".", "/")):
         from ecov.harness.benchmark.builders import authors
 

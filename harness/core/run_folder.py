@@ -98,6 +98,8 @@ class RoundRecord:
     rejected_finish: list[str] = field(default_factory=list)
     state_round: int | None = None  # the round whose testbench and feedback the prompt showed (None: none)
     new_best: bool = False  # this round's state replaced the memory (llm4cov: a new best)
+    # The task's contract (issue 22): targets met on legal coverage this round; None without a contract.
+    legal_passed: bool | None = None
 
     def score(self) -> ScoreResult:
         return ScoreResult.from_dict(self.result)
@@ -133,6 +135,12 @@ class SampleRecord:
     best_overall_by_round: list[float] = field(default_factory=list)  # best state's overall after each round
     reasks: int = 0  # format re-asks over all rounds
     stop_reason: str = ""  # full_coverage | targets_met | rounds | format | model_error
+    # Legal figures (issue 22), only for tasks with a contract: first round whose targets were met on
+    # legal coverage, the legal overall per round, and whether the last scored round broke a rule.
+    contract: bool = False
+    legal_passed_round: int | None = None
+    legal_overall_by_round: list[float] = field(default_factory=list)
+    violated: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -59,6 +59,8 @@ def sample_from_rounds(task_id: str, sample: int, rounds: list[RoundRecord], err
                 best_i, best_key = i, key
         best_by_round.append(_ran_overall(results, overall, best_i))
     best_res = results[best_i] if best_i is not None else None
+    contract = any(r.legal_passed is not None for r in rounds)
+    scored = [res for rec, res in zip(rounds, results, strict=True) if rec.testbench]
     if proto.avg_cov == "best":
         syntax_ok = best_res is not None and best_res.syntax_ok
     else:
@@ -83,6 +85,11 @@ def sample_from_rounds(task_id: str, sample: int, rounds: list[RoundRecord], err
         best_overall_by_round=best_by_round,
         reasks=sum(r.reasks for r in rounds),
         stop_reason=stop_reason or ("model_error" if error else ""),
+        contract=contract,
+        legal_passed_round=next((r.round for r in rounds if r.legal_passed), None),
+        legal_overall_by_round=[round(float(res.legal.get("overall", 0.0)), 4) if res.ran else 0.0
+                                for res in results] if contract else [],
+        violated=contract and bool(scored) and bool(scored[-1].legal.get("violation")),
     )
 
 
@@ -202,7 +209,7 @@ def summarize(samples: list[SampleRecord], max_rounds: int, n_tasks_expected: in
     for s in samples:
         stops[s.stop_reason or "unknown"] += 1
 
-    return {
+    summary = {
         "protocol": proto.name,
         "tasks": len(tasks),
         "tasks_expected": n_tasks_expected if n_tasks_expected is not None else len(tasks),
@@ -230,4 +237,40 @@ def summarize(samples: list[SampleRecord], max_rounds: int, n_tasks_expected: in
         "completion_tokens": sum(s.completion_tokens for s in samples),
         "cost": round(sum(s.cost for s in samples), 6),
         "per_task": per_task,
+    }
+    summary["legal"] = legal_summary(by_task, max_rounds, per_task)
+    return summary
+
+
+LEGAL_TEXT = ("tasks with an interface contract (issue 22): a sample passes legally when its targets are met "
+              "on the coverage reached before its testbench first broke one of the spec's input rules")
+
+
+def legal_summary(by_task: dict[str, list[SampleRecord]], max_rounds: int,
+                  per_task: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """``summary["legal"]``: pass % and coverage over the tasks that have a contract, per round too.
+    ``tasks`` is 0 (and the rates 0) when none of the run's tasks has one. Adds per-task legal figures."""
+    tasks = sorted(t for t, ss in by_task.items() if any(s.contract for s in ss))
+
+    def task_mean(f) -> float:
+        return round(mean(mean(f(s) for s in by_task[t]) for t in tasks), 2) if tasks else 0.0
+
+    def passed_by(s: SampleRecord, r: int) -> bool:
+        return s.legal_passed_round is not None and s.legal_passed_round <= r
+
+    for t in tasks:
+        ss = by_task[t]
+        per_task[t]["legal_passed"] = sum(s.legal_passed_round is not None for s in ss)
+        per_task[t]["legal_best_overall"] = round(max(max(s.legal_overall_by_round, default=0.0) for s in ss), 2)
+    return {
+        "definition": LEGAL_TEXT,
+        "tasks": len(tasks),
+        "samples": sum(len(by_task[t]) for t in tasks),
+        "samples_passed": sum(s.legal_passed_round is not None for t in tasks for s in by_task[t]),
+        "pass_rate": task_mean(lambda s: 100.0 * (s.legal_passed_round is not None)),
+        "paper_pass_rate": task_mean(lambda s: 100.0 * s.passed),
+        "avg_overall_best": task_mean(lambda s: max(s.legal_overall_by_round, default=0.0)),
+        "samples_violating": sum(s.violated for t in tasks for s in by_task[t]),
+        "per_round": [{"round": r, "pass_rate": task_mean(lambda s, r=r: 100.0 * passed_by(s, r))}
+                      for r in range(max_rounds)],
     }

@@ -29,6 +29,10 @@ def format_summary(summary: dict[str, Any], per_task: bool = True) -> str:
         *([_row("pass % random-hard", (f"{hard['pass_rate']:.1f}" if hard["pass_rate"] is not None else "–")
                 + f"   (on the {hard['tasks']} of {hard['of']} tasks builtin/random fails; harness/baseline.py)")]
           if (hard := summary.get("random_hard")) else []),
+        *([_row("legal pass %", f"{lg['pass_rate']:.1f}   (on the {lg['tasks']} tasks with an interface contract: "
+                f"targets met before the first broken input rule; paper pass % there {lg['paper_pass_rate']:.1f}, "
+                f"legal cov % {lg['avg_overall_best']:.1f})")]
+          if (lg := summary.get("legal")) and lg.get("tasks") else []),
         *([_row("pass % by difficulty", "  ".join(f"{d} {v['pass_rate']:.1f} ({v['tasks']})" for d, v in by.items())
                 + "   (tasks in brackets)")] if (by := summary.get("by_difficulty")) else []),
         _row("avg coverage %", f"{summary['avg_overall']:.1f}   (DUT overall, "
@@ -53,6 +57,9 @@ def format_summary(summary: dict[str, Any], per_task: bool = True) -> str:
     if len(summary.get("per_round", [])) > 1:
         lines.append(_row("pass % by round", "  ".join(
             f"r{r['round']} {r['pass_rate']:.1f}" for r in summary["per_round"])))
+        if (lg := summary.get("legal")) and lg.get("tasks") and lg.get("per_round"):
+            lines.append(_row("legal pass % by round", "  ".join(
+                f"r{r['round']} {r['pass_rate']:.1f}" for r in lg["per_round"])))
         lines.append(_row("avg cov % by round", "  ".join(
             f"r{r['round']} {r['avg_overall']:.1f}" for r in summary["per_round"])))
     lines.append(_row("avg rounds", f"{summary.get('avg_rounds', 0):.2f}"))

@@ -200,6 +200,7 @@ def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConf
                         unusable_feedback(parsed.error, latest.feedback if latest else None))
             o = feedback
         passed = parsed.ok and res.meets(task.targets)
+        legal = res.meets_legal(task.targets) if task.contract is not None else None
         rec = RoundRecord(
             task_id=task.id, sample=sample, round=r, prompt_hash=prompt_hash(messages), response=c.text,
             testbench=parsed.testbench or "", parse_error=parsed.error, feedback=feedback,
@@ -207,7 +208,7 @@ def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConf
             cost=round(tokens[2], 10), seconds=round(time.monotonic() - t0, 3), messages=messages,
             finish_reason=c.finish_reason, reasks=len(rejected), reask_reasons=reasons,
             rejected_responses=rejected, rejected_finish=rejected_finish, state_round=state_round,
-            new_best=new_best,
+            new_best=new_best, legal_passed=None if legal is None else bool(parsed.ok and legal),
         )
         check_stop()
         rounds.append(rec)

@@ -88,6 +88,8 @@ getc toupper tolower compare icompare substr atoi atohex atooct atobin atoreal i
 realtoa put try_put
 """.split())
 MAX_TESTBENCH_BYTES = 1_000_000
+# The harness's contract monitor (ecov.harness.contracts) and its DPI functions: off limits by name.
+HARNESS_PREFIX = "ecov_contract"
 MAX_PREPROCESSED_BYTES = 8_000_000  # design + testbench after macro expansion
 FILE_TASKS = ("$fopen", "$readmemh", "$readmemb", "$writememh", "$writememb", "$dumpfile")
 
@@ -610,6 +612,9 @@ class _Walker:
         elif k in _TOKEN_RULES:
             rule, why = _TOKEN_RULES[k]
             self.add(rule, tok, why)
+        if k == "Identifier" and tok.rawText.lstrip("\\").startswith(HARNESS_PREFIX):
+            self.add("harness-name", tok, f"'{tok.rawText.strip()}': names starting with '{HARNESS_PREFIX}' belong "
+                     "to the harness's interface monitor; a testbench may not define, read or write them")
 
     def visit(self, n) -> None:
         k = _kind(n)

@@ -200,16 +200,19 @@ class VerilatorBackend:
     def fingerprint(self) -> str:
         return "|".join((verilator_version(), " ".join(VERILATOR_FLAGS), self.options.fingerprint(), cxx()))
 
-    def verilator_argv(self, top: str, sources: list[str], tb_file: str | None = None) -> list[str]:
-        """Verilator's command line; writes nothing. With ``tb_file``, the testbench is not instrumented."""
+    def verilator_argv(self, top: str, sources: list[str], tb_file: str | None = None,
+                       harness_files: tuple[str, ...] = ()) -> list[str]:
+        """Verilator's command line; writes nothing. With ``tb_file``, the testbench is not instrumented;
+        ``harness_files`` (a contract monitor) never are."""
         root = self.runtime.root
         extra = ["--output-split", str(self.options.output_split)] if self.options.output_split else []
-        if tb_file and not self.options.tb_coverage:
+        if (tb_file and not self.options.tb_coverage) or harness_files:
             extra.append(TB_CONFIG)
         return [str(root / "bin" / "verilator"), *VERILATOR_FLAGS, *extra, "--top-module", top, "--Mdir", "obj",
                 *sources]
 
-    def build(self, job: Path, sources: list[str], top: str, limits: Limits, tb_file: str | None = None) -> BuildResult:
+    def build(self, job: Path, sources: list[str], top: str, limits: Limits, tb_file: str | None = None,
+              harness_files: tuple[str, ...] = ()) -> BuildResult:
         """Verilate ``sources`` (paths relative to ``job``) with ``top`` and compile ``job/sim``.
 
         ``tb_file`` names the testbench among ``sources``: unless ``BuildOptions.tb_coverage``, Verilator
@@ -217,9 +220,10 @@ class VerilatorBackend:
         """
         root = self.runtime.root
         env = {"VERILATOR_ROOT": str(root)}
-        if tb_file and not self.options.tb_coverage:
-            (job / TB_CONFIG).write_text(f'`verilator_config\ncoverage_off -file "{tb_file}"\n')
-        argv = self.verilator_argv(top, sources, tb_file)
+        off = [*([tb_file] if tb_file and not self.options.tb_coverage else []), *harness_files]
+        if off:
+            (job / TB_CONFIG).write_text("`verilator_config\n" + "".join(f'coverage_off -file "{f}"\n' for f in off))
+        argv = self.verilator_argv(top, sources, tb_file, harness_files)
         res = self.sandbox.run(argv, job, limits, untrusted=False, ro_paths=(str(root),), env=env)
         phases = {"verilate": round(res.seconds, 3)}
         if res.timed_out or res.returncode != 0:
@@ -354,7 +358,41 @@ ECOV_MAIN = r"""// ECov harness main: replaces Verilator's --main (harness/sim/v
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <string>
+
+// Interface contracts (harness/contracts/bind.py): the monitor bound into the DUT calls these through
+// DPI. The first violation is recorded with a coverage snapshot (the legal figures); the run goes on.
+static VerilatedContext* ecov_ctx = nullptr;
+static std::string ecov_dir;
+static bool ecov_violated = false;
+static std::string ecov_first_rule;
+static long long ecov_first_time = 0;
+static std::map<std::string, long long> ecov_counts;
+static std::map<std::string, int> ecov_bins;
+
+extern "C" void ecov_contract_violation(const char* rule, long long t) {
+    ecov_counts[rule] += 1;
+    if (ecov_violated) return;
+    ecov_violated = true;
+    ecov_first_rule = rule;
+    ecov_first_time = t;
+    if (ecov_ctx && !ecov_dir.empty()) ecov_ctx->coveragep()->write(ecov_dir + "/legal.dat");
+}
+
+extern "C" void ecov_contract_bin(const char* name) {
+    if (ecov_bins.find(name) == ecov_bins.end()) ecov_bins[name] = ecov_violated ? 0 : 1;
+}
+
+static void ecov_contract_write() {
+    if (ecov_dir.empty() || (ecov_counts.empty() && ecov_bins.empty())) return;
+    if (FILE* f = std::fopen((ecov_dir + "/contract.txt").c_str(), "w")) {
+        if (ecov_violated) std::fprintf(f, "violation %s %lld\n", ecov_first_rule.c_str(), ecov_first_time);
+        for (const auto& kv : ecov_counts) std::fprintf(f, "count %s %lld\n", kv.first.c_str(), kv.second);
+        for (const auto& kv : ecov_bins) std::fprintf(f, "bin %s %d\n", kv.first.c_str(), kv.second);
+        std::fclose(f);
+    }
+}
 
 static std::string ecov_take_env(const char* name) {
     char* value = std::getenv(name);
@@ -373,6 +411,8 @@ int main(int argc, char** argv, char**) {
     contextp->commandArgs(argc, argv);
     contextp->coveragep()->forcePerInstance(true);
     const std::unique_ptr<Vtop> topp{new Vtop{contextp.get(), ""}};
+    ecov_ctx = contextp.get();
+    ecov_dir = ecov_out;
     if (!ecov_out.empty()) contextp->coveragep()->write(ecov_out + "/points.dat");
     while (VL_LIKELY(!contextp->gotFinish())) {
         topp->eval();
@@ -383,6 +423,7 @@ int main(int argc, char** argv, char**) {
     topp->final();
     if (!ecov_out.empty()) {
         contextp->coveragep()->write(ecov_out + "/coverage.dat");
+        ecov_contract_write();
         if (FILE* f = std::fopen((ecov_out + "/end").c_str(), "w")) {
             std::fprintf(f, "ecov-end %s finish=%d\n", ecov_nonce.c_str(), ecov_finished ? 1 : 0);
             std::fclose(f);

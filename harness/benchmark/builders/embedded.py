@@ -13,6 +13,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from ecov.harness.benchmark.builders.common import BuildResult, SourceError, is_hdl
+from ecov.harness.contracts.spec import find_contract
 from ecov.harness.records import SourceFile, Target
 from ecov.harness.tasks import Task
 
@@ -78,7 +79,11 @@ def load_suite(root: Traversable | Path | None = None) -> list[Task]:
     dirs = [d for d in root.iterdir() if d.is_dir() and (d / "task.json").is_file()]
     if not dirs:
         raise SourceError(f"no task folders (<task_id>/task.json) in {root}")
-    tasks = [load_task_dir(d) for d in dirs]
+    tasks = []
+    for d in dirs:
+        task = load_task_dir(d)
+        task.contract = find_contract(task.id, d, embedded=True)  # harness-owned, never in the row
+        tasks.append(task)
     return sorted(tasks, key=lambda t: t.id)
 
 
