@@ -461,9 +461,7 @@ def _board_frame(es: list[Entry], levels: list[str], max_k: int, partial: list[E
     rows = []
     for rank, e in [*enumerate(es, 1), *((None, p) for p in partial)]:
         v = e.view
-        row = {"rank": rank, "ranked": e.standing.ranked, "not_ranked_because": e.standing.reason,
-               "track": getattr(v.config, "tb_lang", "sv"), "protocol": v.config.protocol,
-               "n": v.config.n_samples, "submission": e.name, "model": e.sub.meta.model, "type": e.sub.meta.type,
+        row = {"rank": rank, "submission": e.name, "model": e.sub.meta.model, "type": e.sub.meta.type,
                "size_b": e.sub.meta.size_b, "benchmark": e.benchmark, "mode": v.config.mode,
                "agent": v.config.agent, "max_rounds": v.config.max_rounds, "pass_rate": v.pct("pass_rate"),
                "pass_rate_ci_lo": v.pass_ci[0] if v.pass_ci else None,
@@ -474,7 +472,8 @@ def _board_frame(es: list[Entry], levels: list[str], max_k: int, partial: list[E
                "pass_at_1": v.pass_at.get(1), f"pass_at_{max_k}": v.pass_at.get(max_k),
                "tasks": v.summary.get("tasks"), "samples": v.summary.get("samples"),
                "tokens_per_sample": v.tokens_per_sample, "cost": v.pct("cost"), "verified": e.mark.state,
-               "date": e.sub.meta.date}
+               "date": e.sub.meta.date, "ranked": e.standing.ranked, "not_ranked_because": e.standing.reason,
+               "track": getattr(v.config, "tb_lang", "sv"), "protocol": v.config.protocol, "n": v.config.n_samples}
         rows.append(row)
     df = pd.DataFrame(rows)
     text = {"submission", "model", "type", "benchmark", "mode", "agent", "verified", "date", "ranked",
