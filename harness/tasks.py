@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ecov.harness.records import Contract, Design, SourceFile, Target
+from ecov.harness.core.records import Contract, Design, SourceFile, Target
 
 
 @dataclass

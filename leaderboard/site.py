@@ -29,9 +29,10 @@ from typing import Any
 import jinja2
 
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL
-from ecov.harness.core.run_folder import RoundRecord, to_frame, write_frame
+from ecov.harness.core.records import ALL_METRICS, ScoreResult
+from ecov.harness.core.run_folder import RoundRecord
 from ecov.harness.evaluation.baseline import RandomBaseline, load_random_baseline
-from ecov.harness.records import ALL_METRICS, ScoreResult
+from ecov.harness.evaluation.tables import to_frame, write_frame
 from ecov.harness.tracks.base import get_track
 from ecov.leaderboard import plots
 from ecov.leaderboard.ranking import Standing, standing

@@ -13,21 +13,21 @@ from pathlib import Path
 import pytest
 
 from ecov.harness.benchmark.builders.embedded import load_suite
-from ecov.harness.cocotb.engine import (
+from ecov.harness.core.records import COMPILE_ERROR, CRASHED, OK, REJECTED, ScoreResult
+from ecov.harness.sandbox.base import bwrap_available
+from ecov.harness.sim.coverage import parse_coverage_dat
+from ecov.harness.sim.integrity import RunOutput
+from ecov.harness.tracks.base import get_track
+from ecov.harness.tracks.cocotb.parse import parse_python_response
+from ecov.harness.tracks.cocotb.policy import check_python_testbench
+from ecov.harness.tracks.cocotb.prompts import build_messages
+from ecov.harness.tracks.cocotb.scorer import (
     CocotbEngine,
     RlimitRefused,
     as_task_hierarchy,
     trim_traceback,
 )
-from ecov.harness.cocotb.policy import check_python_testbench
-from ecov.harness.engine import EngineConfig, attach_coverage, coverage_problem
-from ecov.harness.records import COMPILE_ERROR, CRASHED, OK, REJECTED, ScoreResult
-from ecov.harness.sim.coverage import parse_coverage_dat
-from ecov.harness.sim.integrity import RunOutput
-from ecov.harness.sim.sandbox import bwrap_available
-from ecov.harness.tracks.base import get_track
-from ecov.harness.tracks.cocotb.parse import parse_python_response
-from ecov.harness.tracks.cocotb.prompts import build_messages
+from ecov.harness.tracks.sv.scorer import EngineConfig, attach_coverage, coverage_problem
 
 sys.path.insert(0, str(Path(__file__).parent))
 from fake_openai import FakeOpenAIServer  # noqa: E402

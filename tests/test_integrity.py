@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from ecov.harness.engine import Engine, EngineConfig
-from ecov.harness.records import COMPILE_ERROR, CRASHED, NO_FINISH, OK, REJECTED, Design, SourceFile
+from ecov.harness.core.records import COMPILE_ERROR, CRASHED, NO_FINISH, OK, REJECTED, Design, SourceFile
+from ecov.harness.sandbox.base import BwrapSandbox, Sandbox, bwrap_available, make_sandbox
 from ecov.harness.sim import integrity
 from ecov.harness.sim.coverage import CoveragePoint
 from ecov.harness.sim.rules import check_design
-from ecov.harness.sim.sandbox import BwrapSandbox, Sandbox, bwrap_available, make_sandbox
+from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
 
 COUNTER = """module counter(input clk, input rst, input en, output reg [3:0] q);
   reg [3:0] hidden;
@@ -321,7 +321,7 @@ def test_forge_in_every_sandbox(kind, tmp_path, honest):
     if kind == "bwrap" and not bwrap_available():
         pytest.skip("bubblewrap cannot create namespaces here")
     if kind == "docker":
-        from ecov.harness.sim.docker_backend import IMAGE, docker_available
+        from ecov.harness.sandbox.docker import IMAGE, docker_available
 
         if not docker_available():
             pytest.skip("no Docker engine reachable")
@@ -340,7 +340,7 @@ def test_forge_in_every_sandbox(kind, tmp_path, honest):
 
 
 def test_auto_never_silently_degrades(monkeypatch):
-    import ecov.harness.sim.sandbox as sb
+    import ecov.harness.sandbox.base as sb
 
     monkeypatch.setattr(sb, "bwrap_available", lambda: False)
     monkeypatch.setattr(sb.shutil, "which", lambda name: "/usr/bin/" + name if name == "bwrap" else None)
@@ -357,8 +357,8 @@ def test_verify_marks_a_forged_submission_failed(tmp_path, monkeypatch):
     from test_leaderboard import write_run
 
     from ecov.harness.benchmark.store import load_benchmark
+    from ecov.harness.core.records import ScoreResult
     from ecov.harness.core.run_folder import RunFolder
-    from ecov.harness.records import ScoreResult
     from ecov.leaderboard.verify import FAILED, engine_score_fn, verify_run
 
     task = next(t for t in load_benchmark("ecov-embedded") if t.id == "updown_counter")

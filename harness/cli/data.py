@@ -32,7 +32,7 @@ from ecov.harness.benchmark.store import (
     shipped_dir,
     write_manifest,
 )
-from ecov.harness.executor import executor_from_options, executor_options
+from ecov.harness.scoring.executor import executor_from_options, executor_options
 
 
 def _now() -> str:
@@ -166,7 +166,7 @@ def validate(benchmark: str, split: str, json_out: Path | None, write_targets: b
     if write_targets and (ids or limit):
         raise click.UsageError("--write-targets rewrites the whole folder; do not combine it with --only/--limit")
     try:
-        from ecov.harness.engine import Engine
+        from ecov.harness.tracks.sv.scorer import Engine
     except ImportError as e:
         raise click.ClickException(f"the scoring engine is not available: {e}") from None
     scorer = executor_from_options(executor, ray_address, Engine())

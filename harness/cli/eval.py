@@ -16,8 +16,8 @@ from pathlib import Path
 import click
 
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, PROTOCOLS
-from ecov.harness.executor import executor_from_options, executor_options
 from ecov.harness.loop.agent import AGENTS, MODES
+from ecov.harness.scoring.executor import executor_from_options, executor_options
 from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, track_names
 
 DEFAULT_BENCHMARK = "ecov-embedded"
@@ -148,7 +148,7 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
                "sim_timeout": sim_timeout},
         tb_lang=tb_lang,
     )
-    from ecov.harness.engine import EngineConfig
+    from ecov.harness.tracks.sv.scorer import EngineConfig
 
     try:
         engine = get_track(tb_lang).make_scorer(EngineConfig(sandbox=sandbox, run_seconds=sim_timeout))
@@ -160,7 +160,7 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
     if executor != "local":
         click.echo(f"executor: {scorer.describe()}", err=True)
     elif not engine.sandbox.isolated:
-        from ecov.harness.sim.sandbox import NOT_ISOLATED
+        from ecov.harness.sandbox.base import NOT_ISOLATED
 
         click.echo(f"warning: sandbox '{engine.isolation}' is {NOT_ISOLATED}", err=True)
     try:
@@ -203,13 +203,13 @@ def report_cmd(run_dir, as_json, tasks):
 @click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["csv", "parquet", "jsonl"]), default="csv", show_default=True)
 @click.option("--level", type=click.Choice(["rounds", "samples"]), default="rounds", show_default=True,
-              help="rounds: one row per task x sample x round (ecov.harness.core.run_folder.to_frame); samples: one per "
+              help="rounds: one row per task x sample x round (ecov.harness.evaluation.tables.to_frame); samples: one per "
                    "task x sample.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="file to write [default: RUN_DIR/results.<level>.<format>]; '-' prints csv/jsonl.")
 def export_cmd(run_dir, fmt, level, out):
     """Export RUN_DIR as a table (csv, parquet or jsonl) with every figure and status."""
-    from ecov.harness.core.run_folder import samples_frame, to_frame, write_frame
+    from ecov.harness.evaluation.tables import samples_frame, to_frame, write_frame
 
     try:
         df = (to_frame if level == "rounds" else samples_frame)(run_dir)

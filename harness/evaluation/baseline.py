@@ -82,8 +82,9 @@ class RandomBaseline:
 def from_runs(direct_run: str | os.PathLike, agentic_run: str | os.PathLike,
               difficulty: dict[str, str] | None = None) -> RandomBaseline:
     """The record from two finished builtin/random run folders (direct and agentic) on the same tasks."""
-    from ecov.harness.core.run_folder import RunFolder, samples_frame
+    from ecov.harness.core.run_folder import RunFolder
     from ecov.harness.evaluation.compare import protocol_of
+    from ecov.harness.evaluation.tables import samples_frame
 
     fd, fa = RunFolder(direct_run), RunFolder(agentic_run)
     for f, mode in ((fd, "direct"), (fa, "agentic")):

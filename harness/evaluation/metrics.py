@@ -17,9 +17,8 @@ from math import comb
 from statistics import mean
 from typing import Any
 
-from ecov.harness.core.protocol import AVG_COV_TEXT, Protocol, get_protocol, replaces_best
-from ecov.harness.core.run_folder import RoundRecord, SampleRecord
-from ecov.harness.records import ScoreResult
+from ecov.harness.core.protocol import AVG_COV_TEXT, Protocol, get_protocol
+from ecov.harness.core.run_folder import SampleRecord
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -29,73 +28,6 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     if n - c < k:
         return 1.0
     return 1.0 - comb(n - c, k) / comb(n, k)
-
-
-def round_key(rec: RoundRecord) -> tuple[bool, bool, bool, float]:
-    """The state key of a scored round (ecov.harness.core.protocol.state_key), from what the record holds."""
-    res = ScoreResult.from_dict(rec.result)
-    has_cov = res.ran and bool(res.coverage)
-    return (res.ran, has_cov, has_cov and bool(rec.passed), round(res.overall, 4) if has_cov else 0.0)
-
-
-def sample_from_rounds(task_id: str, sample: int, rounds: list[RoundRecord], error: str = "",
-                       protocol: str | Protocol | None = None, stop_reason: str = "") -> SampleRecord:
-    """The SampleRecord of one sample's rounds (in order); no rounds (model failed at once) is a failure.
-
-    The best state is the scored round with the highest key (ran, has coverage, met every target,
-    overall); on a tie the protocol decides (llm4cov: the later one, as the released code's ``<=``).
-    """
-    proto = get_protocol(protocol)
-    results = [ScoreResult.from_dict(r.result) for r in rounds]
-    overall = [round(res.overall, 4) for res in results]
-    passed_round = next((r.round for r in rounds if r.passed), None)
-    best_i: int | None = None
-    best_key = None
-    best_by_round = []
-    for i, rec in enumerate(rounds):
-        if rec.testbench:
-            key = round_key(rec)
-            if replaces_best(proto, key, best_key):
-                best_i, best_key = i, key
-        best_by_round.append(_ran_overall(results, overall, best_i))
-    best_res = results[best_i] if best_i is not None else None
-    contract = any(r.legal_passed is not None for r in rounds)
-    scored = [res for rec, res in zip(rounds, results, strict=True) if rec.testbench]
-    if proto.avg_cov == "best":
-        syntax_ok = best_res is not None and best_res.syntax_ok
-    else:
-        syntax_ok = bool(results) and results[-1].syntax_ok
-    return SampleRecord(
-        task_id=task_id,
-        sample=sample,
-        rounds=len(rounds),
-        passed=passed_round is not None,
-        passed_round=passed_round,
-        syntax_ok=syntax_ok,
-        final_overall=overall[-1] if overall else 0.0,
-        best_overall=max(overall, default=0.0),
-        overall_by_round=overall,
-        prompt_tokens=sum(r.prompt_tokens for r in rounds),
-        completion_tokens=sum(r.completion_tokens for r in rounds),
-        cost=round(sum(r.cost for r in rounds), 8),
-        error=error,
-        protocol=proto.name,
-        best_round=rounds[best_i].round if best_i is not None else None,
-        best_state_overall=_ran_overall(results, overall, best_i),
-        best_overall_by_round=best_by_round,
-        reasks=sum(r.reasks for r in rounds),
-        stop_reason=stop_reason or ("model_error" if error else ""),
-        contract=contract,
-        legal_passed_round=next((r.round for r in rounds if r.legal_passed), None),
-        legal_overall_by_round=[round(float(res.legal.get("overall", 0.0)), 4) if res.ran else 0.0
-                                for res in results] if contract else [],
-        violated=contract and bool(scored) and bool(scored[-1].legal.get("violation")),
-    )
-
-
-def _ran_overall(results: list[ScoreResult], overall: list[float], i: int | None) -> float:
-    """A state's overall, 0 where its simulation failed (the paper's Avg Cov)."""
-    return overall[i] if i is not None and results[i].ran else 0.0
 
 
 def best_state_overall(s: SampleRecord) -> float:

@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import Any
 
 import ecov.harness
-from ecov.harness.atomic import write_text_atomic
+from ecov.harness.core.atomic import write_text_atomic
 from ecov.harness.core.run_folder import RoundRecord, RunConfig, RunFolder, read_jsonl
-from ecov.harness.evaluation.metrics import sample_from_rounds, summarize
+from ecov.harness.core.state import sample_from_rounds
+from ecov.harness.evaluation.metrics import summarize
 from ecov.harness.evaluation.round_log import render_round_log
 from ecov.harness.loop.agent import AgentConfig, Interrupted, run_sample
 from ecov.harness.tasks import Task

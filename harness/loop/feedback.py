@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from ecov.harness.records import ALL_METRICS, ScoreResult, Target
+from ecov.harness.core.records import ALL_METRICS, ScoreResult, Target
 
 STATUS_TEXT = {
     "ok": "compiled and ran to $finish",

@@ -181,12 +181,12 @@ def preprocess(design_files: list[tuple[str, str]], testbench: str, sandbox=None
     the jobs folder that is removed afterwards. It only reads what `` `include`` names; an include is
     refused, by file name only, so no included text is ever echoed.
     """
+    from ecov.harness.sandbox.base import Limits, run_limited
     from ecov.harness.sim.jobfiles import write_design
-    from ecov.harness.sim.sandbox import Limits, run_limited
     from ecov.harness.sim.verilator import VERILATOR_FLAGS, verilator_root
 
     root = verilator_root()
-    from ecov.harness.engine import jobs_dir
+    from ecov.harness.tracks.sv.scorer import jobs_dir
 
     work = Path(tempfile.mkdtemp(prefix="pp-", dir=jobs_dir()))
     try:
@@ -252,11 +252,11 @@ def _tb_region(pp: str) -> _Region:
 # ---------------------------------------------------------------------------------------------------
 # The checks.
 
-_lock = threading.Lock()  # pyslang is used from one thread at a time (see harness/models/ports.py)
+_lock = threading.Lock()  # pyslang is used from one thread at a time (see harness/hdl/ports.py)
 
 
 def check_design(design, testbench: str, sandbox=None) -> list[Violation]:
-    """The rules for ``testbench`` against a ``ecov.harness.records.Design`` (preprocessed in ``sandbox``)."""
+    """The rules for ``testbench`` against a ``ecov.harness.core.records.Design`` (preprocessed in ``sandbox``)."""
     return check_testbench(testbench, [design.top], [f.name for f in design.files], design.instance,
                            design_sources=[(f.name, f.content) for f in design.files], sandbox=sandbox)
 

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from ecov.harness.sandbox.base import Limits, ProcResult, Sandbox
 from ecov.harness.sim.buildcache import CpuSlots, ObjectCache, Unit, plan_units
-from ecov.harness.sim.sandbox import Limits, ProcResult, Sandbox
 
 COVERAGE_FLAGS = ("--coverage-line", "--coverage-toggle", "--coverage-expr", "--coverage-user")
 VERILATOR_FLAGS = (

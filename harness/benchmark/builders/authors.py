@@ -14,7 +14,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from ecov.harness.benchmark.builders.common import SourceError
-from ecov.harness.records import SourceFile, Target
+from ecov.harness.core.records import SourceFile, Target
 from ecov.harness.tasks import Task
 
 HUB_ID = "hez2024/cvdp_ecov_eval"

@@ -26,7 +26,7 @@ from ecov.harness.benchmark.builders.common import (
     rename_module,
     upstream_commit,
 )
-from ecov.harness.records import SourceFile, Target
+from ecov.harness.core.records import SourceFile, Target
 from ecov.harness.tasks import Task
 
 BENCHMARK = "autoeval-ecov"

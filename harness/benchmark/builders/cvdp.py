@@ -35,7 +35,7 @@ from ecov.harness.benchmark.builders.common import (
     read_text,
     upstream_commit,
 )
-from ecov.harness.records import SourceFile, Target
+from ecov.harness.core.records import SourceFile, Target
 from ecov.harness.tasks import Task
 
 BENCHMARK = "cvdp-ecov"

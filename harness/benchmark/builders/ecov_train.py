@@ -38,7 +38,7 @@ from ecov.harness.benchmark.builders.common import (
     module_names,
 )
 from ecov.harness.benchmark.overlap import OverlapIndex, design_files, scan
-from ecov.harness.records import SourceFile, Target
+from ecov.harness.core.records import SourceFile, Target
 from ecov.harness.tasks import Task
 
 BENCHMARK = "ecov-train"

@@ -2,8 +2,8 @@
 
 A cocotb testbench runs inside the simulator process and could do anything Python can. It is run only
 in the bwrap or docker sandbox (as nobody, no network, read-only everything but its folder), the
-design's internal signals are invisible to VPI (ecov.harness.cocotb.build) and an audit hook refuses file
-writes, processes, native code and sockets at run time (ecov.harness.cocotb.guard). These rules refuse the
+design's internal signals are invisible to VPI (ecov.harness.tracks.cocotb.build) and an audit hook refuses file
+writes, processes, native code and sockets at run time (ecov.harness.tracks.cocotb.guard). These rules refuse the
 same things before the run, with a clear reason, and close what the runtime cannot see:
 
 - imports only from an allow-list (cocotb's public modules and pure standard-library modules);
@@ -21,7 +21,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from ecov.harness.cocotb import TB_FILE
+from ecov.harness.tracks.cocotb import TB_FILE
 
 ALLOWED_MODULES = frozenset({
     "cocotb", "cocotb.triggers", "cocotb.clock", "cocotb.types", "cocotb.handle", "cocotb.queue",

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from ecov.harness.records import Design
+from ecov.harness.core.records import Design
+from ecov.harness.sandbox.base import Limits, Sandbox
 from ecov.harness.sim.jobfiles import write_design
-from ecov.harness.sim.sandbox import Limits, Sandbox
 from ecov.harness.sim.verilator import (
     COVERAGE_FLAGS,
     NONCE_ENV,
@@ -256,7 +256,7 @@ class CocotbBuilder:
         compiled = self.backend.compile_generated(job, limits, extra_sources=(MAIN_CPP,), runtime_objects=extra)
         if not compiled.ok:
             return CocotbBuild(False, "compile", compiled.log, seconds=time.monotonic() - start)
-        # libcocotbvpi_verilator is found at run time through LD_LIBRARY_PATH (ecov.harness.cocotb.pyview).
+        # libcocotbvpi_verilator is found at run time through LD_LIBRARY_PATH (ecov.harness.tracks.cocotb.pyview).
         linked = self.backend.link(job, compiled.objects, limits,
                                    extra=(f"-L{paths.libs_dir}", "-lcocotbvpi_verilator"),
                                    ro_paths=(str(paths.libs_dir),))

@@ -7,7 +7,7 @@ It must import nothing from the harness (the simulator's Python sees only the jo
 It adds a CPython audit hook (hooks cannot be removed) that refuses what a testbench has no reason to
 do: write, create or delete files, start processes, load native code (ctypes), open
 sockets, trace frames, read ``/proc`` (the mount table names the harness's output folder) or list
-folders other than its own and Python's (the jobs folder holds that output folder). The AST policy (ecov.harness.cocotb.policy) refuses the same things earlier with a
+folders other than its own and Python's (the jobs folder holds that output folder). The AST policy (ecov.harness.tracks.cocotb.policy) refuses the same things earlier with a
 clear message; this hook is the second line, for what static checks cannot see.
 """
 

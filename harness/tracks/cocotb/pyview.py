@@ -74,7 +74,7 @@ def python_view(base: str) -> Path:
         ver = f"python{sys.version_info.major}.{sys.version_info.minor}"
         (tmp / "bin").mkdir(parents=True)
         _link(Path(sys.executable).resolve(), tmp / "bin" / ver)
-        from ecov.harness.cocotb.build import cocotb_paths
+        from ecov.harness.tracks.cocotb.build import cocotb_paths
 
         libpy = Path(cocotb_paths().libpython).resolve()
         (tmp / "lib").mkdir()
@@ -125,7 +125,7 @@ def _third_party(site_dirs: set[Path]) -> list[str]:
 
 def view_paths(root: Path) -> dict[str, str]:
     """Paths inside the view the simulation is pointed at."""
-    from ecov.harness.cocotb.build import cocotb_paths
+    from ecov.harness.tracks.cocotb.build import cocotb_paths
 
     ver = f"python{sys.version_info.major}.{sys.version_info.minor}"
     site = root / "lib" / ver / "site-packages"

@@ -18,11 +18,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ecov.harness.atomic import write_text_atomic
 from ecov.harness.contracts import bind as contract_bind
 from ecov.harness.contracts.spec import ContractError
 from ecov.harness.contracts.spec import check as check_contract
-from ecov.harness.records import (
+from ecov.harness.core.atomic import write_text_atomic
+from ecov.harness.core.records import (
     COMPILE_ERROR,
     CRASHED,
     INFRA_ERROR,
@@ -33,11 +33,11 @@ from ecov.harness.records import (
     Design,
     ScoreResult,
 )
+from ecov.harness.sandbox.base import Limits, ProcResult, Sandbox, make_sandbox
 from ecov.harness.sim import coverage as cov
 from ecov.harness.sim import integrity
 from ecov.harness.sim.jobfiles import write_design
 from ecov.harness.sim.rules import Violation, check_design, module_names
-from ecov.harness.sim.sandbox import Limits, ProcResult, Sandbox, make_sandbox
 from ecov.harness.sim.verilator import BuildOptions, VerilatorBackend, find_top
 
 # Bump when anything that changes figures for the same inputs changes (parsing, aggregation, flags).
@@ -168,7 +168,7 @@ class Engine(CachedScorer):
 
     def lookup(self, design: Design, testbench: str, seed: int = 1) -> ScoreResult | None:
         """The result without building: a rule rejection or a score-cache hit; None when the testbench
-        must be built and run. (ecov.harness.executor asks this before sending a job to another machine.)"""
+        must be built and run. (ecov.harness.scoring.executor asks this before sending a job to another machine.)"""
         rejected, _ = self._rules(self._base(design, seed), design, testbench)
         return rejected or self._cache_hit(self.cache_key(design, testbench, seed))
 

@@ -16,7 +16,7 @@ import threading
 import time
 from pathlib import Path
 
-from ecov.harness.sim.sandbox import Limits, ProcResult, Sandbox
+from ecov.harness.sandbox.base import Limits, ProcResult, Sandbox
 
 IMAGE = os.environ.get("ECOV_IMAGE") or "ecov:latest"
 BASE = "ecov-base:bookworm"
@@ -77,8 +77,8 @@ def image_env(client, image: str) -> dict[str, str]:
 
 def path_map(client, image: str) -> dict[str, str]:
     """Host path -> image path for Verilator's root and the runtime folder, checked against the image."""
-    from ecov.harness.engine import default_cache_dir
     from ecov.harness.sim.verilator import Runtime, verilator_root
+    from ecov.harness.tracks.sv.scorer import default_cache_dir
 
     env = image_env(client, image)
     if "ECOV_VERILATOR_ROOT" not in env or "ECOV_RUNTIME_DIR" not in env:
@@ -117,7 +117,7 @@ class DockerSandbox(Sandbox):
 
         wd = str(workdir)
         if untrusted:
-            from ecov.harness.sim.sandbox import _open_for_nobody
+            from ecov.harness.sandbox.base import _open_for_nobody
 
             _open_for_nobody(Path(workdir))
         argv = [_mapped(a, self.mapping) for a in argv]

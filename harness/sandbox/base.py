@@ -228,7 +228,7 @@ def make_sandbox(kind: str = "auto") -> Sandbox:
                                "unshare user namespaces?); fix it, or choose --sandbox docker or --sandbox rlimit (or set "
                                "ECOV_SANDBOX=rlimit)")
         if shutil.which("docker"):
-            from ecov.harness.sim.docker_backend import DockerSandbox
+            from ecov.harness.sandbox.docker import DockerSandbox
 
             try:
                 return DockerSandbox()
@@ -239,7 +239,7 @@ def make_sandbox(kind: str = "auto") -> Sandbox:
     if kind == "rlimit":
         return Sandbox()
     if kind == "docker":
-        from ecov.harness.sim.docker_backend import DockerSandbox
+        from ecov.harness.sandbox.docker import DockerSandbox
 
         return DockerSandbox()
     raise ValueError(f"unknown sandbox {kind!r}: choose auto, bwrap, rlimit or docker")
