@@ -17,7 +17,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from ecov.harness.core.run_folder import RunFolder, to_frame
+from ecov.harness.core.run_folder import RunFolder
+from ecov.harness.evaluation.tables import to_frame
 from ecov.leaderboard.ranking import standing
 from ecov.leaderboard.site import (
     HERE,
