@@ -150,4 +150,6 @@ def view_paths(root: Path) -> dict[str, str]:
         "entry": f"{site / 'cocotb' / entry_so},initialize",
         "libs": str(site / "cocotb" / "libs"),
         "home": str(root),
+        # Named on PYTHONPATH too: Debian's python3.11 searches dist-packages, never a prefix's site-packages.
+        "site": str(site),
     }

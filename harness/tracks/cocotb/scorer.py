@@ -193,7 +193,7 @@ class CocotbEngine(CachedScorer):
             "COCOTB_RESULTS_FILE": "/dev/null",
             "COCOTB_ANSI_OUTPUT": "0",
             "NO_COLOR": "1",
-            "PYTHONPATH": str(job),
+            "PYTHONPATH": os.pathsep.join((str(job), view["site"])),
             "PYTHONDONTWRITEBYTECODE": "1",
             "PYTHONNOUSERSITE": "1",
             "PYTHONHASHSEED": "0",
