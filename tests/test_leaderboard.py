@@ -224,7 +224,8 @@ def test_verify_honest_submission_cli_without_cache(tmp_path, runs, task, scorer
     # Poison the cache entry of the weak testbench with made-up figures: verify must not read it.
     engine = Engine(EngineConfig(cache_dir=cache))
     key = engine.cache_key(task.design, WEAK_TB, 1)
-    fake = ScoreResult(status="ok", instance="dut", overall=99.0,
+    fake = ScoreResult(status="ok", instance="dut", overall=99.0, isolation=engine.isolation,
+                       isolated=engine.sandbox.isolated,  # a cache hit must match the sandbox it is served to
                        coverage={"dut": {"line": {"covered": 9, "total": 9, "percent": 100.0}}})
     path = cache / "scores" / key[:2] / f"{key}.json"
     path.parent.mkdir(parents=True)

@@ -20,13 +20,16 @@ from ecov.harness.benchmark.builders import BUILDERS, DEFAULT_SOURCES, SPLITS, S
 from ecov.harness.benchmark.builders.ecov_train import BENCHMARK as TRAIN
 from ecov.harness.benchmark.builders.ecov_train import TrainOptions
 from ecov.harness.benchmark.store import (
+    BUILT,
     EMBEDDED,
     BenchmarkNotFound,
     dataset_hash,
     find_data_file,
     load_benchmark,
+    load_folder,
     read_manifest,
     save_tasks,
+    shipped_dir,
     write_manifest,
 )
 from ecov.harness.scoring.executor import executor_from_options, executor_options
@@ -56,7 +59,8 @@ def _load(name: str, split: str):
     try:
         return load_benchmark(name, split)
     except (BenchmarkNotFound, FileNotFoundError, SourceError, ValueError) as e:
-        raise click.ClickException(str(e)) from None
+        # A benchmark that is not there is a usage error: exit 2, as ecov-eval --benchmark does.
+        raise click.BadParameter(str(e), param_hint="BENCHMARK") from None
 
 
 @click.group()
@@ -275,6 +279,11 @@ def list_cmd(benchmark: str | None, split: str) -> None:
                     n = f"{len(load_benchmark(None))} tasks, shipped in the package (default)"
                 except (SourceError, ValueError) as e:
                     n = f"unavailable: {e}"
+            elif name in BUILT and (folder := shipped_dir(name)) is not None:
+                try:
+                    n = f"{len(load_folder(folder, split))} tasks, shipped built and calibrated ({folder})"
+                except (SourceError, ValueError, OSError) as e:
+                    n = f"shipped in {folder} but unreadable: {e}"
             else:
                 n = f"build with: ecov-data build {name} --source PATH --out DIR" + \
                     (f" (default source {src}{'' if src and src.exists() else ', missing'})" if src else "")
