@@ -27,10 +27,12 @@ from typing import Any
 
 import jinja2
 
+from ecov.harness.benchmark.spec import display_order
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL
 from ecov.harness.core.run_folder import RoundRecord
 from ecov.harness.evaluation.baseline import RandomBaseline, load_random_baseline
 from ecov.harness.evaluation.tables import to_frame, write_frame
+from ecov.harness.evaluation.views import difficulty_of
 from ecov.harness.records import ALL_METRICS, ScoreResult
 from ecov.harness.tracks.base import get_track
 from ecov.leaderboard import plots
@@ -50,7 +52,6 @@ from ecov.leaderboard.verify import DIFFERS, FAILED, VERIFIED, Verification, rea
 HERE = Path(__file__).parent
 PAPER_RESULTS = HERE / "paper_results.json"
 # The paper's headline benchmark first, then the others, then anything else by name.
-BENCH_ORDER = {"cvdp-ecov": 0, "autoeval-ecov": 1, "ecov-embedded": 2}
 MODE_ORDER = {"agentic": 0, "direct": 1, "agentic · cocotb": 2, "direct · cocotb": 3}
 MAX_DIFF_LINES = 400
 TABLE_FORMATS = ("csv", "parquet")
@@ -71,16 +72,7 @@ class BenchmarkInfo:
 def benchmark_info(benchmark: str) -> BenchmarkInfo:
     """Difficulty from the random-baseline record, else from the benchmark itself when it is local."""
     rec = load_random_baseline(benchmark)
-    diff = {t: b.difficulty for t, b in rec.tasks.items() if b.difficulty} if rec else {}
-    if not diff:
-        from ecov.harness.benchmark.store import EMBEDDED, load_benchmark
-
-        if benchmark == EMBEDDED or Path(benchmark).exists():
-            try:
-                diff = {t.id: t.difficulty for t in load_benchmark(benchmark) if t.difficulty}
-            except Exception:  # noqa: BLE001 - difficulty columns are optional
-                diff = {}
-    return BenchmarkInfo(diff, rec)
+    return BenchmarkInfo(difficulty_of(benchmark), rec)
 
 
 def write_tables(df, base: Path) -> list[str]:
@@ -313,7 +305,7 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
         groups[(e.benchmark, mode, e.protocol)].append(e)
     tables = []
     for (bench, mode, protocol), es in sorted(groups.items(), key=lambda kv: (
-            BENCH_ORDER.get(kv[0][0], len(BENCH_ORDER)), kv[0][0], MODE_ORDER.get(kv[0][1], 9), kv[0][1],
+            display_order(kv[0][0]), kv[0][0], MODE_ORDER.get(kv[0][1], 9), kv[0][1],
             kv[0][2] != DEFAULT_PROTOCOL, kv[0][2])):
         es.sort(key=lambda e: (-e.view.pct("pass_rate"), -e.view.pct("avg_overall"), e.name))
         max_k = max(e.view.max_k for e in es)
