@@ -17,10 +17,10 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from ecov.harness.core.records import INFRA_ERROR, REJECTED, Design, ScoreResult
 from ecov.harness.core.run_folder import RoundRecord, RunFolder, SampleRecord
 from ecov.harness.core.state import StateTracker, sample_from_rounds, state_key
 from ecov.harness.evaluation.metrics import summarize
-from ecov.harness.records import INFRA_ERROR, REJECTED, Design, ScoreResult
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.base import get_track
 from ecov.leaderboard.stats import group_rounds
@@ -341,7 +341,7 @@ def load_tasks(benchmark: str, split: str) -> dict[str, Task]:
 
 def engine_score_fn(tb_lang: str | None = None) -> ScoreFn:
     """Score with a fresh engine of the run's track (default sv) whose disk cache is off."""
-    from ecov.harness.engine import EngineConfig
+    from ecov.harness.tracks.sv.scorer import EngineConfig
 
     engine = get_track(tb_lang).make_scorer(EngineConfig(use_cache=False))
     return lambda design, tb, seed: engine.score(design, tb, seed=seed)

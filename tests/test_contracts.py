@@ -13,9 +13,9 @@ import pytest
 
 from ecov.harness.benchmark.builders.embedded import load_suite
 from ecov.harness.contracts.spec import ContractError, check, design_sha256, parse_meta
-from ecov.harness.engine import Engine, EngineConfig
-from ecov.harness.records import INFRA_ERROR, OK, REJECTED, Contract
+from ecov.harness.core.records import INFRA_ERROR, OK, REJECTED, Contract
 from ecov.harness.sim.rules import check_testbench
+from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
 
 SUITE = {t.id: t for t in load_suite()}
 WITH_CONTRACT = sorted(t for t, task in SUITE.items() if task.contract is not None)
@@ -144,3 +144,35 @@ def test_shipped_contract_calibrates(engine, task_id):
         assert r.meets_legal(task.targets)
         plain = engine.score(replace(task.design, contract=None), tb.content)
         assert plain.coverage == r.coverage and plain.uncovered == r.uncovered
+
+
+# One injected block per rule a shipped embedded contract holds: the reference, plus stimulus that breaks
+# that rule once. Each must be caught with the rule's name and ports, the paper figures left as they are.
+BREAKS = {
+    ("dm_cache", "rvalid_without_read"):
+        "initial begin wait (rst_n); repeat (2) @(posedge clk); #1 mem_rvalid = 1; @(posedge clk); #1 mem_rvalid = 0; end",
+    ("i2c_target", "lines_stable_4_cycles"):
+        "initial begin wait (rst_n); repeat (3) @(posedge clk); scl = 0; @(posedge clk); scl = 1; end",
+    ("uart", "div_changes_between_frames"):
+        "initial begin wait (rst_n); @(negedge tx_ready); repeat (3) @(posedge clk); div = div + 8'd1; end",
+}
+
+
+def test_every_embedded_rule_has_a_breaking_testbench():
+    rules = {(t, r.name) for t in WITH_CONTRACT for r in check(SUITE[t].contract, SUITE[t].design).rules}
+    assert rules == set(BREAKS)
+
+
+@pytest.mark.parametrize("task_id, rule", sorted(BREAKS))
+def test_breaking_a_rule_once_is_caught_by_name(engine, task_id, rule):
+    task = SUITE[task_id]
+    ref = task.reference_tbs[0].content
+    cut = ref.rindex("endmodule")
+    tb = ref[:cut] + "  " + BREAKS[(task_id, rule)] + "\n" + ref[cut:]
+    r = engine.score(task.design, tb)
+    assert r.status == OK, r.errors
+    v = r.legal["violation"]
+    assert v is not None and v["rule"] == rule, r.legal
+    meta = check(task.contract, task.design)
+    assert v["ports"] == list(meta.rule(rule).ports) and v["time_ns"] > 0
+    assert r.legal["overall"] <= r.overall

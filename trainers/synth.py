@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from ecov.harness.core.protocol import get_protocol
+from ecov.harness.core.records import ScoreResult, Target
 from ecov.harness.core.run_folder import RoundRecord, RunFolder, read_jsonl
 from ecov.harness.core.state import StateTracker, round_key
-from ecov.harness.records import ScoreResult, Target
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.base import tb_io
 

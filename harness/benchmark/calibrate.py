@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ecov.harness.benchmark.spec import target_rule
-from ecov.harness.records import OK, ScoreResult, Target
+from ecov.harness.core.records import OK, ScoreResult, Target
 from ecov.harness.tasks import Task
 
 RANDOM_CYCLES = 5000
@@ -126,9 +126,9 @@ Scorer = Callable[[Task, str, int], ScoreResult]
 
 def engine_scorer(config: Any = None, scorer: Any = None) -> Scorer:
     """Score through the harness engine (imported here so loading datasets never needs a simulator), or
-    through ``scorer`` (an executor from ecov.harness.executor, e.g. one that scores on a Ray cluster)."""
+    through ``scorer`` (an executor from ecov.harness.scoring.executor, e.g. one that scores on a Ray cluster)."""
     if scorer is None:
-        from ecov.harness.engine import Engine, EngineConfig
+        from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
 
         scorer = Engine(config or EngineConfig()).score
     return lambda task, tb, seed: scorer(task.design, tb, seed)

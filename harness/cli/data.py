@@ -26,12 +26,14 @@ from ecov.harness.benchmark.store import (
     dataset_hash,
     find_data_file,
     load_benchmark,
+    load_folder,
     read_manifest,
     save_tasks,
+    shipped_dir,
     write_manifest,
 )
 from ecov.harness.cli.random_baseline import random_baseline_cmd
-from ecov.harness.executor import executor_from_options, executor_options
+from ecov.harness.scoring.executor import executor_from_options, executor_options
 
 
 def _now() -> str:
@@ -58,7 +60,8 @@ def _load(name: str, split: str):
     try:
         return load_benchmark(name, split)
     except (BenchmarkNotFound, FileNotFoundError, SourceError, ValueError) as e:
-        raise click.ClickException(str(e)) from None
+        # A benchmark that is not there is a usage error: exit 2, as ecov-eval --benchmark does.
+        raise click.BadParameter(str(e), param_hint="BENCHMARK") from None
 
 
 @click.group()
@@ -165,7 +168,7 @@ def validate(benchmark: str, split: str, json_out: Path | None, write_targets: b
     if write_targets and (ids or limit):
         raise click.UsageError("--write-targets rewrites the whole folder; do not combine it with --only/--limit")
     try:
-        from ecov.harness.engine import Engine
+        from ecov.harness.tracks.sv.scorer import Engine
     except ImportError as e:
         raise click.ClickException(f"the scoring engine is not available: {e}") from None
     scorer = executor_from_options(executor, ray_address, Engine())
@@ -279,6 +282,11 @@ def list_cmd(benchmark: str | None, split: str) -> None:
                     n = f"{len(spec.load())} tasks, shipped in the package" + (" (default)" if name == EMBEDDED else "")
                 except (SourceError, ValueError) as e:
                     n = f"unavailable: {e}"
+            elif spec.shipped and (folder := shipped_dir(name)) is not None:
+                try:
+                    n = f"{len(load_folder(folder, split))} tasks, shipped built and calibrated ({folder})"
+                except (SourceError, ValueError, OSError) as e:
+                    n = f"shipped in {folder} but unreadable: {e}"
             else:
                 n = f"build with: ecov-data build {name} --source PATH --out DIR" + \
                     (f" (default source {src}{'' if src and src.exists() else ', missing'})" if src else "")

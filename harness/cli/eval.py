@@ -1,5 +1,6 @@
 """``ecov-eval``: evaluate a model on a benchmark; ``ecov-eval report RUN_DIR`` prints a run's summary again,
-``ecov-eval export RUN_DIR`` writes it as a table, ``ecov-eval compare RUN_A RUN_B`` compares two runs.
+``ecov-eval export RUN_DIR`` writes it as a table, ``ecov-eval compare RUN_A RUN_B`` compares two runs,
+``ecov-eval view RUN_DIR`` writes it as local HTML pages.
 
 ``main`` dispatches by hand on the subcommands because the evaluation itself takes its options on the root
 command (``ecov-eval --model X``), which a click group would not allow.
@@ -16,8 +17,8 @@ import click
 
 from ecov.harness.benchmark.store import EMBEDDED, TaskSelectionError, select_tasks
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, PROTOCOLS
-from ecov.harness.executor import executor_from_options, executor_options
 from ecov.harness.loop.agent import AGENTS, MODES
+from ecov.harness.scoring.executor import executor_from_options, executor_options
 from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, track_names
 
 DEFAULT_BENCHMARK = EMBEDDED
@@ -133,7 +134,7 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
                "sim_timeout": sim_timeout},
         tb_lang=tb_lang,
     )
-    from ecov.harness.engine import EngineConfig
+    from ecov.harness.tracks.sv.scorer import EngineConfig
 
     try:
         engine = get_track(tb_lang).make_scorer(EngineConfig(sandbox=sandbox, run_seconds=sim_timeout))
@@ -145,7 +146,7 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
     if executor != "local":
         click.echo(f"executor: {scorer.describe()}", err=True)
     elif not engine.sandbox.isolated:
-        from ecov.harness.sim.sandbox import NOT_ISOLATED
+        from ecov.harness.sandbox.base import NOT_ISOLATED
 
         click.echo(f"warning: sandbox '{engine.isolation}' is {NOT_ISOLATED}", err=True)
     try:
@@ -229,7 +230,26 @@ def compare_cmd(run_a, run_b, as_json, resamples, seed):
     click.echo(json.dumps(comp.to_dict(), indent=2, sort_keys=True) if as_json else format_comparison(comp))
 
 
-SUBCOMMANDS = {"report": report_cmd, "export": export_cmd, "compare": compare_cmd}
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="folder to write the pages into [default: RUN_DIR/view].")
+def view_cmd(run_dir, out):
+    """Write RUN_DIR as local HTML pages (the leaderboard's own templates): the summary, each task's targets
+    against what was reached, and every round's testbench, diff, feedback and raw response. Open the
+    index.html it prints in a browser; nothing is fetched from elsewhere."""
+    from ecov.leaderboard.view import ViewError, write_view
+
+    try:
+        index = write_view(run_dir, out)
+    except ViewError as e:
+        raise click.BadParameter(str(e), param_hint="RUN_DIR") from None
+    except OSError as e:
+        raise click.ClickException(f"cannot write the view: {e.strerror or e}: {e.filename or out}") from None
+    click.echo(f"wrote {index}  (open it in a browser: file://{index.resolve()})")
+
+
+SUBCOMMANDS = {"report": report_cmd, "export": export_cmd, "compare": compare_cmd, "view": view_cmd}
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from ecov.harness.records import ScoreResult, Target
+from ecov.harness.core.records import ScoreResult, Target
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ecov.harness.atomic import write_text_atomic
+from ecov.harness.core.atomic import write_text_atomic
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL
-from ecov.harness.records import ScoreResult
+from ecov.harness.core.records import ScoreResult
 
 SCHEMA_VERSION = 1
 
@@ -54,7 +54,7 @@ class RunConfig:
     # The evaluation protocol (ecov.harness.core.protocol): llm4cov (the paper's loop) or ecov. Runs written before
     # protocols existed carry none and read as "ecov", the loop they ran.
     protocol: str = DEFAULT_PROTOCOL
-    tb_lang: str = "sv"  # testbench language track: sv | cocotb (ecov.harness.cocotb); never ranked together
+    tb_lang: str = "sv"  # testbench language track: sv | cocotb (ecov.harness.tracks.cocotb); never ranked together
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Generic, TypeVar
 
 from ecov.harness.core.protocol import Protocol, get_protocol
+from ecov.harness.core.records import ScoreResult, Target
 from ecov.harness.core.run_folder import RoundRecord, SampleRecord
-from ecov.harness.records import ScoreResult, Target
 
 S = TypeVar("S")
 StateKey = tuple[bool, bool, bool, float]

@@ -29,12 +29,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, Protocol, get_protocol
+from ecov.harness.core.records import INFRA_ERROR, REJECTED, Design, ScoreResult
 from ecov.harness.core.run_folder import RoundRecord, SampleRecord
 from ecov.harness.core.state import StateTracker, sample_from_rounds, state_key
 from ecov.harness.loop.feedback import FEEDBACK_RENDERERS
 from ecov.harness.models import ModelError, ModelRequest
 from ecov.harness.parse import module_names
-from ecov.harness.records import INFRA_ERROR, REJECTED, Design, ScoreResult
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.base import DEFAULT_TRACK, tb_io
 from ecov.harness.tracks.sv.prompts import prompt_hash

@@ -15,7 +15,7 @@ from typing import Any
 
 from ecov.harness.benchmark.builders.common import SourceError
 from ecov.harness.benchmark.spec import KIND, BenchmarkSpec
-from ecov.harness.records import SourceFile, Target
+from ecov.harness.core.records import SourceFile, Target
 from ecov.harness.registry import register
 from ecov.harness.tasks import Task
 

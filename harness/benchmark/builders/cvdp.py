@@ -36,7 +36,7 @@ from ecov.harness.benchmark.builders.common import (
     upstream_commit,
 )
 from ecov.harness.benchmark.spec import KIND, SHARED_DATA, BenchmarkSpec
-from ecov.harness.records import SourceFile, Target
+from ecov.harness.core.records import SourceFile, Target
 from ecov.harness.registry import register
 from ecov.harness.tasks import Task
 

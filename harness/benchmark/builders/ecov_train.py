@@ -39,7 +39,7 @@ from ecov.harness.benchmark.builders.common import (
 )
 from ecov.harness.benchmark.overlap import OverlapIndex, design_files, scan
 from ecov.harness.benchmark.spec import KIND, BenchmarkSpec
-from ecov.harness.records import SourceFile, Target
+from ecov.harness.core.records import SourceFile, Target
 from ecov.harness.registry import register
 from ecov.harness.tasks import Task
 

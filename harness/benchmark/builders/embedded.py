@@ -15,7 +15,7 @@ from pathlib import Path
 from ecov.harness.benchmark.builders.common import BuildResult, SourceError, is_hdl
 from ecov.harness.benchmark.spec import KIND, BenchmarkSpec
 from ecov.harness.contracts.spec import find_contract
-from ecov.harness.records import SourceFile, Target
+from ecov.harness.core.records import SourceFile, Target
 from ecov.harness.registry import register
 from ecov.harness.tasks import Task
 
