@@ -468,6 +468,7 @@ def _board_frame(es: list[Entry], levels: list[str], max_k: int, partial: list[E
                "pass_rate_ci_lo": v.pass_ci[0] if v.pass_ci else None,
                "pass_rate_ci_hi": v.pass_ci[1] if v.pass_ci else None,
                "pass_rate_random_hard": v.random_hard, "random_hard_tasks": v.random_hard_tasks,
+               "pass_rate_legal": v.legal, "legal_tasks": v.legal_tasks,
                **{f"pass_rate_{d}": v.by_difficulty.get(d) for d in levels},
                "avg_overall": v.pct("avg_overall"), "syntax_rate": v.pct("syntax_rate"),
                "pass_at_1": v.pass_at.get(1), f"pass_at_{max_k}": v.pass_at.get(max_k),
