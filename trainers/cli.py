@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from ecov.harness.executor import executor_from_options, executor_options
+from ecov.harness.scoring.executor import executor_from_options, executor_options
 from ecov.trainers.config import ConfigError, StageConfig, load_config
 
 _config_opt = click.option("--config", "config_path", required=True, type=click.Path(dir_okay=False),

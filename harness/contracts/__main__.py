@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from ecov.harness.benchmark.store import load_benchmark
 from ecov.harness.contracts.spec import ContractError, check, design_sha256
-from ecov.harness.engine import Engine, EngineConfig
+from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
 
 
 def main(argv: list[str] | None = None) -> int:

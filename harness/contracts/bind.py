@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ecov.harness.contracts.spec import INSTANCE, MODULE, Meta
-from ecov.harness.records import Contract
+from ecov.harness.core.records import Contract
 
 FILE = "ecov_contract.sv"
 RESULT_FILE, SNAPSHOT_FILE = "contract.txt", "legal.dat"

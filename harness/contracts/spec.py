@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ecov.harness.records import Contract, Design, SourceFile
+from ecov.harness.core.records import Contract, Design, SourceFile
 
 MODULE = "ecov_contract"  # the monitor's module name; the testbench may not use any name starting so
 INSTANCE = "ecov_contract_i"

@@ -8,8 +8,8 @@ instance ``u_fifo`` means the toplevel itself (``u_fifo.u_rx`` its sub-instance 
 
 from __future__ import annotations
 
-from ecov.harness.cocotb import TB_FILE
 from ecov.harness.tasks import Task
+from ecov.harness.tracks.cocotb import TB_FILE
 from ecov.harness.tracks.sv.prompts import _file_block, _lang_for, followup_turn, patch_format, step_messages
 
 SYSTEM_PROMPT = (

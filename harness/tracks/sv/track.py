@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from ecov.harness.core.protocol import Protocol
-from ecov.harness.engine import Engine
 from ecov.harness.parse import parse_llm4cov, parse_response
 from ecov.harness.registry import register
 from ecov.harness.tracks.base import KIND, Track, TrackIO
 from ecov.harness.tracks.sv import prompts
 from ecov.harness.tracks.sv.random_tb import BASE_CYCLES, generate
+from ecov.harness.tracks.sv.scorer import Engine
 
 
 def _parse_llm4cov(text, finish_reason, current, task, design_modules):

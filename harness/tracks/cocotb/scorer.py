@@ -1,11 +1,11 @@
 """Score one cocotb testbench against one design: policy -> cached design build -> simulation -> coverage.
 
-The same contract as ``ecov.harness.engine.Engine`` (a ScoreResult, cached by design, testbench, seed and
+The same contract as ``ecov.harness.tracks.sv.scorer.Engine`` (a ScoreResult, cached by design, testbench, seed and
 backend), so the agent loop, run folders and leaderboard take either. Only the simulation is paid per
-testbench: the compiled model is built once per design (ecov.harness.cocotb.build).
+testbench: the compiled model is built once per design (ecov.harness.tracks.cocotb.build).
 
 Coverage integrity is the SV track's contract (ecov.harness.sim.integrity, docs/scoring.md): the patched
-cocotb main (ecov.harness.cocotb.build) writes the model's point list, the coverage and, last and on its
+cocotb main (ecov.harness.tracks.cocotb.build) writes the model's point list, the coverage and, last and on its
 normal exit path only, an end marker with the run's nonce into a private folder outside the job folder.
 A run without that marker crashed; its coverage counts only when ``integrity.check_point_set`` and
 ``integrity.check_dut`` pass. The DUT is the HDL toplevel there: its hierarchy is renamed so that the
@@ -23,11 +23,24 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 
-from ecov.harness.cocotb import TB_FILE, TB_MODULE
-from ecov.harness.cocotb.build import CocotbBuilder, CocotbUnavailable, cocotb_paths
-from ecov.harness.cocotb.policy import check_python_testbench
-from ecov.harness.cocotb.pyview import python_view, view_paths
-from ecov.harness.engine import (
+from ecov.harness.core.records import (
+    COMPILE_ERROR,
+    CRASHED,
+    INFRA_ERROR,
+    OK,
+    REJECTED,
+    Design,
+    ScoreResult,
+)
+from ecov.harness.sandbox.base import Sandbox, make_sandbox
+from ecov.harness.sim import coverage as cov
+from ecov.harness.sim.integrity import RunOutput
+from ecov.harness.sim.verilator import main_input
+from ecov.harness.tracks.cocotb import TB_FILE, TB_MODULE
+from ecov.harness.tracks.cocotb.build import CocotbBuilder, CocotbUnavailable, cocotb_paths
+from ecov.harness.tracks.cocotb.policy import check_python_testbench
+from ecov.harness.tracks.cocotb.pyview import python_view, view_paths
+from ecov.harness.tracks.sv.scorer import (
     CachedScorer,
     EngineConfig,
     attach_coverage,
@@ -38,21 +51,9 @@ from ecov.harness.engine import (
     run_with_out_dir,
     stopped_by_sandbox,
 )
-from ecov.harness.records import (
-    COMPILE_ERROR,
-    CRASHED,
-    INFRA_ERROR,
-    OK,
-    REJECTED,
-    Design,
-    ScoreResult,
-)
-from ecov.harness.sim import coverage as cov
-from ecov.harness.sim.integrity import RunOutput
-from ecov.harness.sim.sandbox import Sandbox, make_sandbox
-from ecov.harness.sim.verilator import NONCE_ENV, OUT_ENV
 
-SCORING_VERSION = "cocotb-2"  # 2: the SV track's integrity contract (harness main, nonce, point-set/DUT checks)
+SCORING_VERSION = "cocotb-3"  # 2: the SV track's integrity contract (harness main, nonce, point-set/DUT checks);
+# 3: channel on stdin, no ctypes in the view, frozen guard, policy for attrgetter/partial and getattr(dut, name)
 GUARD_MODULE = "ecov_guard"
 TB_ROOT = "tb"  # the testbench root the DUT hierarchy is renamed under
 MAX_ERRORS = 8
@@ -69,7 +70,7 @@ def require_isolating_sandbox(kind: str) -> None:
 
 
 class CocotbEngine(CachedScorer):
-    """The cocotb counterpart of ecov.harness.engine.Engine (same config, same result records, same cache)."""
+    """The cocotb counterpart of ecov.harness.tracks.sv.scorer.Engine (same config, same result records, same cache)."""
 
     tb_lang = "cocotb"
     guard_file = Path(__file__).parent / "guard.py"  # the runtime guard (tests swap it to test the layer below)
@@ -89,7 +90,7 @@ class CocotbEngine(CachedScorer):
     def cache_key(self, design: Design, testbench: str, seed: int) -> str:
         payload = {"design": design.to_dict(), "tb": testbench, "seed": seed, "tb_lang": "cocotb",
                    "backend": self.builder.fingerprint(), "scoring": SCORING_VERSION,
-                   "max_uncovered": self.config.max_uncovered}
+                   "max_uncovered": self.config.max_uncovered, **self.trust()}
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
     def _score(self, design: Design, testbench: str, seed: int) -> ScoreResult:
@@ -107,7 +108,7 @@ class CocotbEngine(CachedScorer):
 
     def build(self, design: Design):
         """The design's cached build (built now when missing)."""
-        from ecov.harness.models.ports import INPUT, PortParseError, parse_ports
+        from ecov.harness.hdl.ports import INPUT, PortParseError, parse_ports
 
         try:
             ports = parse_ports(design.files, design.top)
@@ -142,11 +143,11 @@ class CocotbEngine(CachedScorer):
         view = python_view(str(jobs_dir()))
         env = self._env(job, design, seed, view_paths(view))
         # The harness main writes coverage only into a fresh folder outside the job folder, named (with
-        # the nonce) in the environment it wipes before Python starts (integrity.new_run_dir).
+        # the nonce) on its standard input, read before Python starts (integrity.new_run_dir).
         # ``rw_paths`` shows it at its own path: the guard keeps Python from the mount table and the listing.
         ran, got = run_with_out_dir(lambda out, nonce: self.sandbox.run(
             argv, job, cfg.run_limits(), untrusted=True, ro_paths=(str(view),), rw_paths=(str(out),),
-            env={**env, OUT_ENV: str(out), NONCE_ENV: nonce}))
+            env=env, stdin=main_input(out, nonce)))
         # Paths of this job and of the Python view differ between runs: the log must not.
         out = clean_log(ran.output).replace(str(job) + "/", "").replace(str(job), ".").replace(str(view), "<python>")
         status, errors = OK, []
@@ -192,7 +193,7 @@ class CocotbEngine(CachedScorer):
             "COCOTB_RESULTS_FILE": "/dev/null",
             "COCOTB_ANSI_OUTPUT": "0",
             "NO_COLOR": "1",
-            "PYTHONPATH": str(job),
+            "PYTHONPATH": os.pathsep.join((str(job), view["site"])),
             "PYTHONDONTWRITEBYTECODE": "1",
             "PYTHONNOUSERSITE": "1",
             "PYTHONHASHSEED": "0",

@@ -28,7 +28,7 @@ from typing import Any
 
 import click
 
-from ecov.harness.records import Design, ScoreResult
+from ecov.harness.core.records import Design, ScoreResult
 
 EXECUTORS = ("local", "ray")
 DEFAULT_TASK_MEMORY_MB = 1536  # a warm build of a small design peaks well under 1 GiB (g++ -O0)
@@ -104,7 +104,7 @@ _WORKER_LOCK = threading.Lock()
 
 def _worker_engine(config):
     """One engine per config per worker process (its sandbox probe and runtime paid once)."""
-    from ecov.harness.engine import Engine
+    from ecov.harness.tracks.sv.scorer import Engine
 
     key = repr(config)
     with _WORKER_LOCK:
@@ -115,7 +115,7 @@ def _worker_engine(config):
 
 
 def _identity(engine) -> dict[str, str]:
-    from ecov.harness.engine import SCORING_VERSION
+    from ecov.harness.tracks.sv.scorer import SCORING_VERSION
 
     return {"backend": engine.backend.fingerprint(), "scoring": SCORING_VERSION}
 
@@ -229,7 +229,7 @@ def make_executor(kind: str = "local", engine=None, *, address: str | None = Non
                   **ray_options) -> Executor:
     """``local`` or ``ray`` around ``engine`` (default: an ``Engine`` with the default config)."""
     if engine is None:
-        from ecov.harness.engine import Engine
+        from ecov.harness.tracks.sv.scorer import Engine
 
         engine = Engine()
     if kind == "local":
@@ -238,7 +238,7 @@ def make_executor(kind: str = "local", engine=None, *, address: str | None = Non
         return LocalExecutor(engine, workers)
     if kind == "ray":
         if not hasattr(engine, "lookup"):
-            raise ExecutorError(f"--executor ray scores with ecov.harness.engine.Engine (the SystemVerilog track); "
+            raise ExecutorError(f"--executor ray scores with ecov.harness.tracks.sv.scorer.Engine (the SystemVerilog track); "
                                 f"{type(engine).__name__} runs with --executor local")
         return RayExecutor(engine, address, **ray_options)
     raise ExecutorError(f"unknown executor {kind!r}: choose {' or '.join(EXECUTORS)}")

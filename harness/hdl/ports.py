@@ -15,7 +15,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 
-from ecov.harness.records import SourceFile
+from ecov.harness.core.records import SourceFile
 
 INPUT, OUTPUT, INOUT = "input", "output", "inout"
 
