@@ -2,7 +2,7 @@
 # bubblewrap), so that
 #     docker run --rm -v "$PWD/runs:/work/runs" -e OPENAI_API_KEY ecov ecov-eval --model X --mode agentic
 # works, and ecov-score, ecov-data, ecov-leaderboard, ecov-train too. It is also the Docker sandbox's
-# image (harness/sim/docker_backend.py) and the Ray worker image (docs/scale.md).
+# image (harness/sandbox/docker.py) and the Ray worker image (docs/scale.md).
 #
 # With a registry:     docker build -t ecov .
 # Without a registry:  scripts/docker-base.sh && docker build --build-arg BASE=ecov-base:bookworm -t ecov .

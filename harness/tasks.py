@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ecov.harness.records import Design, SourceFile, Target
+from ecov.harness.core.records import Contract, Design, SourceFile, Target
+from ecov.harness.sim.rules import reference_parameters
 
 
 @dataclass
@@ -22,10 +23,17 @@ class Task:
     source: dict[str, str] = field(default_factory=dict)  # upstream id, commit, license
     # Calibration testbenches: never shown to a model.
     reference_tbs: list[SourceFile] = field(default_factory=list)
+    # The harness-owned interface contract (issue 22), attached by the loader from the benchmark's files,
+    # never part of the dataset row nor of any prompt.
+    contract: Contract | None = None
 
     @property
     def design(self) -> Design:
-        return Design(tuple(self.rtl_files), self.dut_module, self.dut_instance)
+        """The design under test, with its contract and the parameter values the task's reference
+        testbenches give the DUT (allowed besides its defaults; docs/scoring.md, rule parameter-override)."""
+        params = reference_parameters(tuple(self.rtl_files), self.dut_module, self.dut_instance,
+                                      tuple(f.content for f in self.reference_tbs))
+        return Design(tuple(self.rtl_files), self.dut_module, self.dut_instance, self.contract, params)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from ecov.harness.executor import executor_from_options, executor_options
+from ecov.harness.scoring.executor import executor_from_options, executor_options
 from ecov.leaderboard.submission import (
     TYPES,
     VERIFICATION_FILE,
@@ -49,7 +49,7 @@ def verify(submission: Path, as_json: bool, out: Path | None, no_write: bool, qu
         if not quiet:
             click.echo(msg, err=True)
 
-    from ecov.harness.engine import Engine, EngineConfig
+    from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
 
     # A fresh engine whose disk cache is off: every testbench is built and run again.
     scorer = executor_from_options(executor, ray_address, Engine(EngineConfig(use_cache=False)))

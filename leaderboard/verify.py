@@ -17,10 +17,10 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from ecov.harness.core.protocol import get_protocol, replaces_best, state_key
+from ecov.harness.core.records import INFRA_ERROR, REJECTED, Design, ScoreResult
 from ecov.harness.core.run_folder import RoundRecord, RunFolder, SampleRecord
-from ecov.harness.evaluation.metrics import sample_from_rounds, summarize
-from ecov.harness.records import INFRA_ERROR, REJECTED, Design, ScoreResult
+from ecov.harness.core.state import StateTracker, sample_from_rounds, state_key
+from ecov.harness.evaluation.metrics import summarize
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.base import get_track
 from ecov.leaderboard.stats import group_rounds
@@ -251,9 +251,8 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
             ver.differences.append(Difference(task_id, sample, None, "task", task_id,
                                               f"not in benchmark {config.benchmark}/{config.split}"))
             continue
-        last: ScoreResult | None = None  # the agent keeps x_t and its result when an answer is unusable
-        best: tuple | None = None  # llm4cov: an unusable round carries the best state's result
-        proto = get_protocol(config.protocol)
+        # An unusable round carries the protocol's memory: the best state's result (llm4cov) or the last one.
+        states: StateTracker[ScoreResult] = StateTracker(config.protocol)
         out: list[RoundRecord] = []
         for rec in recs:
             def diff(field_: str, a: Any, b: Any, rec: RoundRecord = rec) -> None:
@@ -266,17 +265,14 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
                     ver.errors.append(f"{task_id} sample {sample} round {rec.round}: engine infra error: "
                                       + "; ".join(res.errors)[:300])
                 passed = res.meets(task.targets)
-                key = state_key(res, task.targets)
-                if proto.memory == "latest" or replaces_best(proto, key, best[0] if best else None):
-                    best = (key, res)
-                last = best[1]
+                states.add(state_key(res, task.targets), res)
                 claimed = (rec.result or {}).get("status")
                 if res.status == REJECTED and claimed != REJECTED:
                     ver.failures.append(Difference(rec.task_id, rec.sample, rec.round, "rule", claimed,
                                                    "; ".join(res.errors)[:500]))
             else:
                 ver.skipped_rounds += 1
-                res = last or ScoreResult(status=REJECTED, instance=task.dut_instance,
+                res = states.memory or ScoreResult(status=REJECTED, instance=task.dut_instance,
                                           errors=[rec.parse_error] if rec.parse_error else [])
                 passed = False
             for field_, a, b in compare_scores(rec.result or {}, res):
@@ -345,7 +341,7 @@ def load_tasks(benchmark: str, split: str) -> dict[str, Task]:
 
 def engine_score_fn(tb_lang: str | None = None) -> ScoreFn:
     """Score with a fresh engine of the run's track (default sv) whose disk cache is off."""
-    from ecov.harness.engine import EngineConfig
+    from ecov.harness.tracks.sv.scorer import EngineConfig
 
     engine = get_track(tb_lang).make_scorer(EngineConfig(use_cache=False))
     return lambda design, tb, seed: engine.score(design, tb, seed=seed)

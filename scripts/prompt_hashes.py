@@ -16,8 +16,8 @@ import json
 
 from ecov.harness.benchmark.store import load_benchmark
 from ecov.harness.core.protocol import get_protocol
+from ecov.harness.core.records import ScoreResult, UncoveredPoint
 from ecov.harness.loop.feedback import FEEDBACK_RENDERERS
-from ecov.harness.records import ScoreResult, UncoveredPoint
 from ecov.harness.tracks.base import tb_io
 from ecov.harness.tracks.sv.prompts import build_messages, history_turns
 

@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 
 from ecov.harness.benchmark.builders.embedded import load_suite
-from ecov.harness.engine import Engine
-from ecov.harness.models.ports import parse_ports
+from ecov.harness.hdl.ports import parse_ports
+from ecov.harness.tracks.sv.scorer import Engine
 
 README = Path("harness/suite/README.md")
 CYCLES = 2000

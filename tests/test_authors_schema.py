@@ -15,7 +15,7 @@ from ecov.harness.benchmark.builders import authors
 from ecov.harness.benchmark.builders.common import SourceError
 from ecov.harness.benchmark.calibrate import apply_rule, calibrate_task, engine_scorer
 from ecov.harness.benchmark.store import load_benchmark, load_folder
-from ecov.harness.records import Target
+from ecov.harness.core.records import Target
 
 SUITE = Path(__file__).resolve().parents[1] / "harness" / "suite" / "updown_counter"
 

@@ -6,13 +6,13 @@ import re
 
 import pytest
 
-from ecov.harness.engine import Engine, EngineConfig
+from ecov.harness.core.records import OK, TIMEOUT, ScoreResult, SourceFile, Target, UncoveredPoint
+from ecov.harness.hdl.ports import _parse_pyslang, _parse_regex, classify, parse_ports
 from ecov.harness.models import ModelRequest, get_model
-from ecov.harness.models.ports import _parse_pyslang, _parse_regex, classify, parse_ports
 from ecov.harness.parse import parse_llm4cov, parse_response
-from ecov.harness.records import OK, TIMEOUT, ScoreResult, SourceFile, Target, UncoveredPoint
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.random_plan import Plan, constants_in, hot_values
+from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
 
 # Sequential, active-low async reset, parameterized width; `match` needs din == 24'habcdef, which uniform
 # random stimulus essentially never produces.

@@ -27,7 +27,7 @@ from ecov.harness.benchmark.calibrate import (
 )
 from ecov.harness.benchmark.store import load_benchmark
 from ecov.harness.cli.data import main
-from ecov.harness.records import SourceFile, Target
+from ecov.harness.core.records import SourceFile, Target
 from ecov.harness.tasks import Task
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"

@@ -13,21 +13,21 @@ from pathlib import Path
 import pytest
 
 from ecov.harness.benchmark.builders.embedded import load_suite
-from ecov.harness.cocotb.engine import (
+from ecov.harness.core.records import COMPILE_ERROR, CRASHED, OK, REJECTED, ScoreResult
+from ecov.harness.sandbox.base import bwrap_available
+from ecov.harness.sim.coverage import parse_coverage_dat
+from ecov.harness.sim.integrity import RunOutput
+from ecov.harness.tracks.base import get_track
+from ecov.harness.tracks.cocotb.parse import parse_python_response
+from ecov.harness.tracks.cocotb.policy import check_python_testbench
+from ecov.harness.tracks.cocotb.prompts import build_messages
+from ecov.harness.tracks.cocotb.scorer import (
     CocotbEngine,
     RlimitRefused,
     as_task_hierarchy,
     trim_traceback,
 )
-from ecov.harness.cocotb.policy import check_python_testbench
-from ecov.harness.engine import EngineConfig, attach_coverage, coverage_problem
-from ecov.harness.records import COMPILE_ERROR, CRASHED, OK, REJECTED, ScoreResult
-from ecov.harness.sim.coverage import parse_coverage_dat
-from ecov.harness.sim.integrity import RunOutput
-from ecov.harness.sim.sandbox import bwrap_available
-from ecov.harness.tracks.base import get_track
-from ecov.harness.tracks.cocotb.parse import parse_python_response
-from ecov.harness.tracks.cocotb.prompts import build_messages
+from ecov.harness.tracks.sv.scorer import EngineConfig, attach_coverage, coverage_problem
 
 sys.path.insert(0, str(Path(__file__).parent))
 from fake_openai import FakeOpenAIServer  # noqa: E402
@@ -86,7 +86,7 @@ def engine() -> CocotbEngine:
     ("exec('x = 1')", "forbidden-builtin"),
     ("__import__('os')", "forbidden-builtin"),
     ("g = globals()", "forbidden-builtin"),
-    ("x = getattr(dut, 'u_' + 'fifo')", "computed-attribute"),
+    ("x = getattr(dut.u_fifo, 'u_' + 'x')", "computed-attribute"),
     ("x = getattr(dut, '_id')", "computed-attribute"),
     ("x = (1).__class__", "dunder-access"),
     ("x = dut._id('count', extended=False)", "private-access"),
@@ -194,7 +194,7 @@ def test_coverage_hierarchy_is_renamed_and_forged_points_do_not_count():
 
 
 def test_guard_refuses_writes_processes_and_native_code(tmp_path):
-    guard = Path(__file__).parents[1] / "harness" / "cocotb" / "guard.py"
+    guard = Path(__file__).parents[1] / "harness" / "tracks" / "cocotb" / "guard.py"
     code = (f"import sys; sys.path.insert(0, {str(guard.parent)!r}); import guard; guard.install()\n"
             "import os, subprocess\nout = []\n"
             "for f in (lambda: open('x.txt', 'w'), lambda: os.system('true'), lambda: subprocess.run(['true']),\n"

@@ -6,8 +6,8 @@ import subprocess
 
 import pytest
 
-from ecov.harness.engine import Engine, EngineConfig
-from ecov.harness.records import Design, SourceFile
+from ecov.harness.core.records import Design, SourceFile
+from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
 
 pytestmark = pytest.mark.docker
 

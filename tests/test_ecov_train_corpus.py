@@ -19,7 +19,7 @@ from ecov.harness.benchmark.builders.ecov_train import TrainOptions, build, reco
 from ecov.harness.benchmark.overlap import OverlapIndex, design_files, lcs_length, rouge_l, scan
 from ecov.harness.benchmark.store import load_benchmark
 from ecov.harness.cli.data import main as data_main
-from ecov.harness.records import SourceFile
+from ecov.harness.core.records import SourceFile
 from ecov.harness.tasks import Task
 
 

@@ -15,13 +15,13 @@ from fake_openai import FakeOpenAIServer
 
 from ecov.harness.benchmark.store import save_tasks
 from ecov.harness.cli.eval import default_out, eval_cmd, main, report_cmd
+from ecov.harness.core.records import COMPILE_ERROR, OK, REJECTED, SourceFile, Target
 from ecov.harness.core.run_folder import RunFolder
-from ecov.harness.engine import Engine, EngineConfig
 from ecov.harness.evaluation.runner import run_eval
 from ecov.harness.models import get_model
 from ecov.harness.parse import NO_CODE as NO_CODE_ERROR
-from ecov.harness.records import COMPILE_ERROR, OK, REJECTED, SourceFile, Target
 from ecov.harness.tasks import Task
+from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
 
 COUNTER = """module counter (
   input  logic       clk,

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from ecov.harness.engine import Engine, EngineConfig
-from ecov.harness.executor import ExecutorError, LocalExecutor, isolation_warning, make_executor
-from ecov.harness.records import Design, SourceFile
+from ecov.harness.core.records import Design, SourceFile
+from ecov.harness.scoring.executor import ExecutorError, LocalExecutor, isolation_warning, make_executor
+from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
 
 DUT = """
 module inv(input logic a, output logic y);

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ecov.harness.executor import ExecutorError, RayExecutor
+from ecov.harness.scoring.executor import ExecutorError, RayExecutor
 from tests.ray_cluster import REPO, LocalCluster, task_processes
 
 ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'ecov[ray]' (CI installs it)")
@@ -149,7 +149,7 @@ def test_verify_on_ray_rescores_a_local_run(cluster, local_run, tmp_path):
 
 def test_workers_that_score_differently_are_refused(cluster, tmp_path):
     """A worker with another Verilator/compiler/scoring version must not contribute figures."""
-    from ecov.harness.engine import Engine, EngineConfig
+    from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
 
     engine = Engine(EngineConfig(cache_dir=tmp_path))
     ex = RayExecutor(engine, cluster.address)

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from ecov.harness.engine import Engine, EngineConfig
-from ecov.harness.records import COMPILE_ERROR, CRASHED, NO_FINISH, OK, REJECTED, Design, SourceFile
+from ecov.harness.core.records import COMPILE_ERROR, CRASHED, NO_FINISH, OK, REJECTED, Design, SourceFile
+from ecov.harness.sandbox.base import BwrapSandbox, Sandbox, bwrap_available, make_sandbox
 from ecov.harness.sim import integrity
 from ecov.harness.sim.coverage import CoveragePoint
 from ecov.harness.sim.rules import check_design
-from ecov.harness.sim.sandbox import BwrapSandbox, Sandbox, bwrap_available, make_sandbox
+from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
 
 COUNTER = """module counter(input clk, input rst, input en, output reg [3:0] q);
   reg [3:0] hidden;
@@ -212,8 +212,9 @@ def test_a_parameter_override_is_still_the_dut():
         == "dut-identity"
 
 
-def test_parameter_override_scores_on_a_real_build(engine):
-    """An embedded design overridden away from its default (updown_counter WIDTH 6) runs and is counted."""
+def test_parameter_override_away_from_the_tasks_design_is_refused(engine):
+    """An override away from the task's design (updown_counter WIDTH 6: fewer toggle points, a higher
+    percentage for the same stimulus) is refused before anything is built (rule parameter-override)."""
     from ecov.harness.benchmark.builders.embedded import load_suite
 
     task = next(t for t in load_suite() if t.id == "updown_counter")
@@ -226,8 +227,11 @@ def test_parameter_override_scores_on_a_real_build(engine):
 endmodule
 """
     res = engine.score(task.design, tb)
+    assert res.status == REJECTED, res.errors
+    assert "parameter-override" in res.errors[0] and "WIDTH=6" in res.errors[0] and "line 4" in res.errors[0]
+    same = tb.replace("#(.WIDTH(6))", "#(.WIDTH(8))").replace("[5:0]", "[7:0]")
+    res = engine.score(task.design, same)
     assert res.status == OK, res.errors
-    assert res.coverage["dut"]["toggle"]["total"] < 70 * 2  # six-bit count and load_val: fewer toggle points
     assert res.overall > 0
 
 
@@ -321,7 +325,7 @@ def test_forge_in_every_sandbox(kind, tmp_path, honest):
     if kind == "bwrap" and not bwrap_available():
         pytest.skip("bubblewrap cannot create namespaces here")
     if kind == "docker":
-        from ecov.harness.sim.docker_backend import IMAGE, docker_available
+        from ecov.harness.sandbox.docker import IMAGE, docker_available
 
         if not docker_available():
             pytest.skip("no Docker engine reachable")
@@ -340,7 +344,7 @@ def test_forge_in_every_sandbox(kind, tmp_path, honest):
 
 
 def test_auto_never_silently_degrades(monkeypatch):
-    import ecov.harness.sim.sandbox as sb
+    import ecov.harness.sandbox.base as sb
 
     monkeypatch.setattr(sb, "bwrap_available", lambda: False)
     monkeypatch.setattr(sb.shutil, "which", lambda name: "/usr/bin/" + name if name == "bwrap" else None)
@@ -357,8 +361,8 @@ def test_verify_marks_a_forged_submission_failed(tmp_path, monkeypatch):
     from test_leaderboard import write_run
 
     from ecov.harness.benchmark.store import load_benchmark
+    from ecov.harness.core.records import ScoreResult
     from ecov.harness.core.run_folder import RunFolder
-    from ecov.harness.records import ScoreResult
     from ecov.leaderboard.verify import FAILED, engine_score_fn, verify_run
 
     task = next(t for t in load_benchmark("ecov-embedded") if t.id == "updown_counter")

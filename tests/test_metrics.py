@@ -5,10 +5,11 @@ from math import isclose
 
 import pytest
 
+from ecov.harness.core.records import ScoreResult
 from ecov.harness.core.run_folder import RoundRecord, SampleRecord
-from ecov.harness.evaluation.metrics import pass_at_k, sample_from_rounds, summarize
+from ecov.harness.core.state import sample_from_rounds
+from ecov.harness.evaluation.metrics import pass_at_k, summarize
 from ecov.harness.evaluation.report import format_summary
-from ecov.harness.records import ScoreResult
 
 
 def brute_pass_at_k(outcomes: list[bool], k: int) -> float:

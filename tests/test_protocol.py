@@ -14,11 +14,11 @@ from test_eval_e2e import GOOD, NO_CODE, SYNTAX_BAD, WEAK, engine_score, fake_mo
 from ecov.harness.benchmark.store import save_tasks
 from ecov.harness.cli.eval import eval_cmd
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, LLM4COV
+from ecov.harness.core.records import COMPILE_ERROR, OK, REJECTED
 from ecov.harness.core.run_folder import RunConfig, RunFolder
 from ecov.harness.evaluation.runner import RunMismatch, run_eval
 from ecov.harness.loop.agent import AgentConfig
 from ecov.harness.models import get_model
-from ecov.harness.records import COMPILE_ERROR, OK, REJECTED
 from ecov.harness.tracks.sv.prompts import LLM4COV_SYSTEM
 
 

@@ -16,13 +16,13 @@ import yaml
 from click.testing import CliRunner
 from fake_openai import FakeOpenAIServer
 
+from ecov.harness.core.records import COMPILE_ERROR, OK, SourceFile, Target
 from ecov.harness.core.run_folder import RunConfig, RunFolder
-from ecov.harness.engine import Engine, EngineConfig
 from ecov.harness.evaluation.runner import run_eval
 from ecov.harness.models import get_model
-from ecov.harness.records import COMPILE_ERROR, OK, SourceFile, Target
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.sv.prompts import build_messages
+from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
 from ecov.trainers.cli import main
 from ecov.trainers.config import ConfigError, config_from_dict, load_config
 from ecov.trainers.curate import curate, validate_rows
@@ -431,7 +431,7 @@ def test_released_selection_fail_worst_median():
 
 
 def _res(status: str = OK, line: float = 50, branch: float = 50, toggle: float = 50, expr: float = 100):
-    from ecov.harness.records import ScoreResult
+    from ecov.harness.core.records import ScoreResult
 
     if status not in (OK, "no_finish"):
         return ScoreResult(status=status, instance="uut", errors=["%Error: boom"])

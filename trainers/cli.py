@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from ecov.harness.executor import executor_from_options, executor_options
+from ecov.harness.scoring.executor import executor_from_options, executor_options
 from ecov.trainers.config import ConfigError, StageConfig, load_config
 
 _config_opt = click.option("--config", "config_path", required=True, type=click.Path(dir_okay=False),

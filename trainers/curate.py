@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from ecov.harness.records import COMPILE_ERROR, INFRA_ERROR, OK, REJECTED, ScoreResult
+from ecov.harness.core.records import COMPILE_ERROR, INFRA_ERROR, OK, REJECTED, ScoreResult
 from ecov.harness.tasks import Task
 from ecov.trainers.synth import Row, coverage_of
 

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ecov.harness.atomic import write_text_atomic
+from ecov.harness.core.atomic import write_text_atomic
 from ecov.trainers.config import StageConfig
 from ecov.trainers.synth import Row
 

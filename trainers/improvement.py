@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ecov.harness.records import ScoreResult
+from ecov.harness.core.records import ScoreResult
 from ecov.trainers.inject import strip_rules
 from ecov.trainers.rollouts import Rollout
 from ecov.trainers.synth import Row

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ecov.harness.core.protocol import get_protocol
-from ecov.harness.records import OK, ScoreResult
+from ecov.harness.core.records import OK, ScoreResult
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.base import get_track, tb_io
 from ecov.trainers.scoring import as_scorer

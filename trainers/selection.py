@@ -29,8 +29,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from ecov.harness.core.records import INFRA_ERROR
 from ecov.harness.core.run_folder import RunFolder
-from ecov.harness.records import INFRA_ERROR
 from ecov.harness.tasks import Task
 from ecov.trainers.synth import State, coverage_of, trajectories
 

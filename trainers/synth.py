@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from ecov.harness.core.protocol import get_protocol
+from ecov.harness.core.records import ScoreResult, Target
 from ecov.harness.core.run_folder import RoundRecord, RunFolder, read_jsonl
-from ecov.harness.records import ScoreResult, Target
+from ecov.harness.core.state import StateTracker, round_key
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.base import tb_io
 from ecov.trainers.inject import strip_rules
@@ -237,13 +238,12 @@ def trajectory_rows(run: RunFolder, tasks: dict[str, Task], stage: int = 0,
         prev_fb: str | None = None
         prev_cov = 0.0
         prev_round = -1
-        covs: list[float] = []
+        # The protocol's state tracker, replayed over the scored rounds as the agent ran it: under best-state
+        # memory (llm4cov) the prompt showed the best state so far, not the last one.
+        states: StateTracker[tuple[str, str, int, float]] = StateTracker(proto)
         for i, r in enumerate(rounds):
-            if proto.memory == "best" and r.state_round is not None and 0 <= r.state_round < i:
-                # Best-state memory (llm4cov): the prompt showed the state the run records, not the last.
-                src = rounds[r.state_round]
-                prev_tb, prev_fb, prev_round, prev_cov = src.testbench or None, src.feedback, src.round, \
-                    covs[r.state_round]
+            if proto.memory == "best" and states.best is not None:
+                prev_tb, prev_fb, prev_round, prev_cov = states.best
             prompt = io.messages(task, prev_tb, prev_fb)
             recorded = _recorded_prompt(r)
             if recorded is not None:
@@ -253,7 +253,8 @@ def trajectory_rows(run: RunFolder, tasks: dict[str, Task], stage: int = 0,
                     stats.mismatch_keys.append(f"{task_id}#s{sample}r{r.round}")
             res = r.score()
             cov = coverage_of(res, task.targets, coverage)
-            covs.append(cov)
+            if r.testbench:
+                states.add(round_key(r), (r.testbench, r.feedback, r.round, cov))
             state = {"key": f"{task_id}#s{sample}r{prev_round}@{run.root.name}", "sample": sample,
                      "round": prev_round, "coverage": round(prev_cov, 2)}
             meta = {"parse_error": r.parse_error, "status": res.status, "coverage": round(cov, 2),

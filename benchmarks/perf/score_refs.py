@@ -20,7 +20,7 @@ FIGURES = ("status", "coverage", "overall", "uncovered", "uncovered_total", "err
 
 def score_all(bench: str, out: Path, limit: int | None) -> None:
     from ecov.harness.benchmark.store import load_benchmark
-    from ecov.harness.engine import Engine, EngineConfig
+    from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
 
     out.mkdir(parents=True, exist_ok=True)
     eng = Engine(EngineConfig(use_cache=False))

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import click
 
-from ecov.harness.engine import EngineConfig
+from ecov.harness.core.records import Design, SourceFile
 from ecov.harness.loop.feedback import render_feedback
-from ecov.harness.records import Design, SourceFile
 from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, track_names
+from ecov.harness.tracks.sv.scorer import EngineConfig
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from ecov.harness.records import ScoreResult, Target
+from ecov.harness.core.records import ScoreResult, Target
 
 
 @dataclass(frozen=True)
@@ -63,16 +63,3 @@ def get_protocol(name: str | Protocol | None) -> Protocol:
         return PROTOCOLS[name]
     except KeyError:
         raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}, not {name!r}") from None
-
-
-def state_key(result: ScoreResult, targets: list[Target]) -> tuple[bool, bool, bool, float]:
-    """How two states compare, as the released code orders its CovResult: ran, has coverage, meets
-    every target, then overall coverage."""
-    has_cov = result.ran and bool(result.coverage)
-    return (result.ran, has_cov, has_cov and result.meets(targets), round(result.overall, 4) if has_cov else 0.0)
-
-
-def replaces_best(protocol: Protocol, new: tuple, best: tuple | None) -> bool:
-    if best is None:
-        return True
-    return new >= best if protocol.ties == "later" else new > best

@@ -142,6 +142,9 @@ class Comparison:
     per_round: list[RoundComparison] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     method: dict[str, Any] = field(default_factory=dict)
+    # Legal pass % (issue 22) over the paired tasks that have an interface contract; None when none has.
+    legal_pass_rate: Figure | None = None
+    legal_tasks: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -213,12 +216,14 @@ def sample_rows(folder, n_rounds: int, kind: str):
             final = s.final_overall
         elif getattr(s, "best_state_overall", None) is not None:
             final = s.best_state_overall
-        row = {"task_id": s.task_id, "sample": s.sample, "passed": float(s.passed), "cov": float(final)}
+        row = {"task_id": s.task_id, "sample": s.sample, "passed": float(s.passed), "cov": float(final),
+               "contract": float(getattr(s, "contract", False)),
+               "legal": float(getattr(s, "legal_passed_round", None) is not None)}
         for r in range(n_rounds):
             row[f"p{r}"] = float(s.passed_round is not None and s.passed_round <= r)
             row[f"c{r}"] = float(covs[min(r, len(covs) - 1)]) if covs else 0.0
         rows.append(row)
-    cols = ["task_id", "sample", "passed", "cov", *(f"{k}{r}" for r in range(n_rounds) for k in "pc")]
+    cols = ["task_id", "sample", "passed", "cov", "contract", "legal", *(f"{k}{r}" for r in range(n_rounds) for k in "pc")]
     return pd.DataFrame(rows, columns=cols)
 
 
@@ -277,6 +282,10 @@ def compare_runs(run_a: str | Path, run_b: str | Path, resamples: int = RESAMPLE
                 "resamples": resamples, "seed": seed, "coverage": f"{kind} (the protocol's Avg Cov)",
                 "test": "McNemar exact (two-sided binomial on tasks whose pass rates differ)"},
     )
+    legal = pairs[(pairs["contract_a"] > 0) | (pairs["contract_b"] > 0)]
+    if not legal.empty:
+        comp.legal_pass_rate = _figure(legal, "legal_a", "legal_b", resamples, seed, 100.0)
+        comp.legal_tasks = int(legal["task_id"].nunique())
     if n_rounds > 1:
         for r in range(n_rounds):
             comp.per_round.append(RoundComparison(
@@ -318,6 +327,9 @@ def format_comparison(c: Comparison, list_tasks: int = 20) -> str:
     ]
     for label, f in (("pass %", c.pass_rate), ("avg coverage %", c.avg_overall)):
         lines.append(f"  {label:<16}{f.a:>8.1f}{f.b:>8.1f}{_signed(f.diff):>9}   {_ci(f)}")
+    if (f := c.legal_pass_rate) is not None:
+        lines.append(f"  {'legal pass %':<16}{f.a:>8.1f}{f.b:>8.1f}{_signed(f.diff):>9}   {_ci(f)}"
+                     f"   (the {c.legal_tasks} tasks with an interface contract)")
     lines += [
         "",
         f"  tasks: B wins {len(t.won)}, loses {len(t.lost)}, ties {t.ties}; McNemar exact p = {_p(t.p_value)}"

@@ -17,9 +17,8 @@ from math import comb
 from statistics import mean
 from typing import Any
 
-from ecov.harness.core.protocol import AVG_COV_TEXT, Protocol, get_protocol, replaces_best
-from ecov.harness.core.run_folder import RoundRecord, SampleRecord
-from ecov.harness.records import ScoreResult
+from ecov.harness.core.protocol import AVG_COV_TEXT, Protocol, get_protocol
+from ecov.harness.core.run_folder import SampleRecord
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -29,66 +28,6 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     if n - c < k:
         return 1.0
     return 1.0 - comb(n - c, k) / comb(n, k)
-
-
-def round_key(rec: RoundRecord) -> tuple[bool, bool, bool, float]:
-    """The state key of a scored round (ecov.harness.core.protocol.state_key), from what the record holds."""
-    res = ScoreResult.from_dict(rec.result)
-    has_cov = res.ran and bool(res.coverage)
-    return (res.ran, has_cov, has_cov and bool(rec.passed), round(res.overall, 4) if has_cov else 0.0)
-
-
-def sample_from_rounds(task_id: str, sample: int, rounds: list[RoundRecord], error: str = "",
-                       protocol: str | Protocol | None = None, stop_reason: str = "") -> SampleRecord:
-    """The SampleRecord of one sample's rounds (in order); no rounds (model failed at once) is a failure.
-
-    The best state is the scored round with the highest key (ran, has coverage, met every target,
-    overall); on a tie the protocol decides (llm4cov: the later one, as the released code's ``<=``).
-    """
-    proto = get_protocol(protocol)
-    results = [ScoreResult.from_dict(r.result) for r in rounds]
-    overall = [round(res.overall, 4) for res in results]
-    passed_round = next((r.round for r in rounds if r.passed), None)
-    best_i: int | None = None
-    best_key = None
-    best_by_round = []
-    for i, rec in enumerate(rounds):
-        if rec.testbench:
-            key = round_key(rec)
-            if replaces_best(proto, key, best_key):
-                best_i, best_key = i, key
-        best_by_round.append(_ran_overall(results, overall, best_i))
-    best_res = results[best_i] if best_i is not None else None
-    if proto.avg_cov == "best":
-        syntax_ok = best_res is not None and best_res.syntax_ok
-    else:
-        syntax_ok = bool(results) and results[-1].syntax_ok
-    return SampleRecord(
-        task_id=task_id,
-        sample=sample,
-        rounds=len(rounds),
-        passed=passed_round is not None,
-        passed_round=passed_round,
-        syntax_ok=syntax_ok,
-        final_overall=overall[-1] if overall else 0.0,
-        best_overall=max(overall, default=0.0),
-        overall_by_round=overall,
-        prompt_tokens=sum(r.prompt_tokens for r in rounds),
-        completion_tokens=sum(r.completion_tokens for r in rounds),
-        cost=round(sum(r.cost for r in rounds), 8),
-        error=error,
-        protocol=proto.name,
-        best_round=rounds[best_i].round if best_i is not None else None,
-        best_state_overall=_ran_overall(results, overall, best_i),
-        best_overall_by_round=best_by_round,
-        reasks=sum(r.reasks for r in rounds),
-        stop_reason=stop_reason or ("model_error" if error else ""),
-    )
-
-
-def _ran_overall(results: list[ScoreResult], overall: list[float], i: int | None) -> float:
-    """A state's overall, 0 where its simulation failed (the paper's Avg Cov)."""
-    return overall[i] if i is not None and results[i].ran else 0.0
 
 
 def best_state_overall(s: SampleRecord) -> float:
@@ -202,7 +141,7 @@ def summarize(samples: list[SampleRecord], max_rounds: int, n_tasks_expected: in
     for s in samples:
         stops[s.stop_reason or "unknown"] += 1
 
-    return {
+    summary = {
         "protocol": proto.name,
         "tasks": len(tasks),
         "tasks_expected": n_tasks_expected if n_tasks_expected is not None else len(tasks),
@@ -230,4 +169,40 @@ def summarize(samples: list[SampleRecord], max_rounds: int, n_tasks_expected: in
         "completion_tokens": sum(s.completion_tokens for s in samples),
         "cost": round(sum(s.cost for s in samples), 6),
         "per_task": per_task,
+    }
+    summary["legal"] = legal_summary(by_task, max_rounds, per_task)
+    return summary
+
+
+LEGAL_TEXT = ("tasks with an interface contract (issue 22): a sample passes legally when its targets are met "
+              "on the coverage reached before its testbench first broke one of the spec's input rules")
+
+
+def legal_summary(by_task: dict[str, list[SampleRecord]], max_rounds: int,
+                  per_task: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """``summary["legal"]``: pass % and coverage over the tasks that have a contract, per round too.
+    ``tasks`` is 0 (and the rates 0) when none of the run's tasks has one. Adds per-task legal figures."""
+    tasks = sorted(t for t, ss in by_task.items() if any(s.contract for s in ss))
+
+    def task_mean(f) -> float:
+        return round(mean(mean(f(s) for s in by_task[t]) for t in tasks), 2) if tasks else 0.0
+
+    def passed_by(s: SampleRecord, r: int) -> bool:
+        return s.legal_passed_round is not None and s.legal_passed_round <= r
+
+    for t in tasks:
+        ss = by_task[t]
+        per_task[t]["legal_passed"] = sum(s.legal_passed_round is not None for s in ss)
+        per_task[t]["legal_best_overall"] = round(max(max(s.legal_overall_by_round, default=0.0) for s in ss), 2)
+    return {
+        "definition": LEGAL_TEXT,
+        "tasks": len(tasks),
+        "samples": sum(len(by_task[t]) for t in tasks),
+        "samples_passed": sum(s.legal_passed_round is not None for t in tasks for s in by_task[t]),
+        "pass_rate": task_mean(lambda s: 100.0 * (s.legal_passed_round is not None)),
+        "paper_pass_rate": task_mean(lambda s: 100.0 * s.passed),
+        "avg_overall_best": task_mean(lambda s: max(s.legal_overall_by_round, default=0.0)),
+        "samples_violating": sum(s.violated for t in tasks for s in by_task[t]),
+        "per_round": [{"round": r, "pass_rate": task_mean(lambda s, r=r: 100.0 * passed_by(s, r))}
+                      for r in range(max_rounds)],
     }

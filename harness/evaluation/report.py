@@ -14,8 +14,10 @@ def format_summary(summary: dict[str, Any], per_task: bool = True) -> str:
     mode = run.get("mode", "?")
     if mode == "agentic":
         mode += f"/{run.get('agent', '?')}"
+    direct = run.get("mode") == "direct"
     lines = [
-        f"ECov evaluation: {run.get('model', '?')}  mode {mode}  protocol {summary.get('protocol', '?')}  "
+        f"ECov evaluation: {run.get('model', '?')}  mode {mode}  track {run.get('tb_lang') or 'sv'}  "
+        f"protocol {summary.get('protocol', '?')}  "
         f"benchmark {run.get('benchmark', '?')} ({run.get('split', 'test')})",
         f"  {summary['tasks']}/{summary.get('tasks_expected', summary['tasks'])} tasks, "
         f"{summary['samples']}/{summary.get('samples_expected', summary['samples'])} samples, "
@@ -27,14 +29,20 @@ def format_summary(summary: dict[str, Any], per_task: bool = True) -> str:
         *([_row("pass % random-hard", (f"{hard['pass_rate']:.1f}" if hard["pass_rate"] is not None else "–")
                 + f"   (on the {hard['tasks']} of {hard['of']} tasks builtin/random fails; harness/baseline.py)")]
           if (hard := summary.get("random_hard")) else []),
+        *([_row("legal pass %", f"{lg['pass_rate']:.1f}   (on the {lg['tasks']} tasks with an interface contract: "
+                f"targets met before the first broken input rule; paper pass % there {lg['paper_pass_rate']:.1f}, "
+                f"legal cov % {lg['avg_overall_best']:.1f})")]
+          if (lg := summary.get("legal")) and lg.get("tasks") else []),
         *([_row("pass % by difficulty", "  ".join(f"{d} {v['pass_rate']:.1f} ({v['tasks']})" for d, v in by.items())
                 + "   (tasks in brackets)")] if (by := summary.get("by_difficulty")) else []),
         _row("avg coverage %", f"{summary['avg_overall']:.1f}   (DUT overall, "
-                               f"{summary.get('avg_cov_definition', 'final round')}; best per task "
-                               f"{summary['best_overall']:.1f})"),
-        _row("  best / final", f"{summary.get('avg_overall_best', 0.0):.1f} / "
-                               f"{summary.get('avg_overall_final', summary['avg_overall']):.1f}   "
-                               "(best state over rounds / final round)"),
+                               + ("the one round a direct sample has" if direct
+                                  else summary.get('avg_cov_definition', 'final round'))
+                               + f"; best per task {summary['best_overall']:.1f})"),
+        # One round per sample in direct mode: best and final are the same number.
+        *([] if direct else [_row("  best / final", f"{summary.get('avg_overall_best', 0.0):.1f} / "
+                                  f"{summary.get('avg_overall_final', summary['avg_overall']):.1f}   "
+                                  "(best state over rounds / final round)")]),
         _row("syntax %", f"{summary['syntax_rate']:.1f}   (the scored testbench compiled and ran)"),
     ]
     if summary.get("pass_at_k"):
@@ -49,6 +57,9 @@ def format_summary(summary: dict[str, Any], per_task: bool = True) -> str:
     if len(summary.get("per_round", [])) > 1:
         lines.append(_row("pass % by round", "  ".join(
             f"r{r['round']} {r['pass_rate']:.1f}" for r in summary["per_round"])))
+        if (lg := summary.get("legal")) and lg.get("tasks") and lg.get("per_round"):
+            lines.append(_row("legal pass % by round", "  ".join(
+                f"r{r['round']} {r['pass_rate']:.1f}" for r in lg["per_round"])))
         lines.append(_row("avg cov % by round", "  ".join(
             f"r{r['round']} {r['avg_overall']:.1f}" for r in summary["per_round"])))
     lines.append(_row("avg rounds", f"{summary.get('avg_rounds', 0):.2f}"))

@@ -28,14 +28,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from ecov.harness.core.protocol import DEFAULT_PROTOCOL, Protocol, get_protocol, replaces_best, state_key
+from ecov.harness.core.protocol import DEFAULT_PROTOCOL, Protocol, get_protocol
+from ecov.harness.core.records import INFRA_ERROR, REJECTED, Design, ScoreResult
 from ecov.harness.core.run_folder import RoundRecord, SampleRecord
-from ecov.harness.evaluation.metrics import sample_from_rounds
+from ecov.harness.core.state import StateTracker, sample_from_rounds, state_key
 from ecov.harness.loop.feedback import FEEDBACK_RENDERERS
+from ecov.harness.models import ModelError, ModelRequest
 from ecov.harness.parse import module_names
-from ecov.harness.records import INFRA_ERROR, REJECTED, Design, ScoreResult
 from ecov.harness.tasks import Task
-from ecov.harness.tracks.base import DEFAULT_TRACK, tb_io
+from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, tb_io
 from ecov.harness.tracks.sv.prompts import prompt_hash
 
 MODES = ("direct", "agentic")
@@ -123,8 +124,6 @@ def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConf
 
     ``tb_lang`` (default ``config.tb_lang``) picks the testbench language's prompts and parser.
     """
-    from ecov.harness.models import ModelError, ModelRequest
-
     proto = config.proto
     lang = tb_lang or config.tb_lang
     io = tb_io(proto, lang)
@@ -132,8 +131,9 @@ def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConf
     design = task.design
     design_modules = {n for f in task.rtl_files for n in module_names(f.content)}
     rounds: list[RoundRecord] = []
-    memory: _State | None = None  # what a memoryless prompt shows (best or latest, per protocol)
-    latest: _State | None = None  # the last scored testbench: what ecov patches apply to
+    # The protocol's memory (best or latest state: what a memoryless prompt shows and what an unusable
+    # round carries) and the latest scored testbench (what ecov patches apply to).
+    states: StateTracker[_State] = StateTracker(proto)
     o: str | None = None  # ecov: the feedback shown next (the parse error after an unusable answer)
     history: list[dict] = []
     last_kind = ""
@@ -146,7 +146,8 @@ def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConf
 
     for r in range(config.rounds):
         check_stop()
-        shown = memory if proto.memory == "best" else latest
+        memory, latest = states.memory, states.latest
+        shown = memory
         if r == 0 or config.mode == "direct":
             messages, state_round = io.messages(task, None, None), None
         elif config.agent == "history":
@@ -189,17 +190,19 @@ def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConf
             res = safe_score(scorer, design, parsed.testbench, config.seed)
             feedback = feedback_fn(res, task.targets)
             state = _State(parsed.testbench, res, feedback, r, state_key(res, task.targets))
-            latest = state
-            if proto.memory == "latest" or replaces_best(proto, state.key, memory.key if memory else None):
-                memory, new_best = state, True
+            new_best = states.add(state.key, state)
             o = feedback
         else:
-            res = (memory.result if proto.memory == "best" and memory else latest.result if latest else None) \
+            res = (memory.result if memory else None) \
                 or ScoreResult(status=REJECTED, instance=task.dut_instance, errors=[parsed.error])
             feedback = (parsed.error if proto.format_reasks else
                         unusable_feedback(parsed.error, latest.feedback if latest else None))
             o = feedback
         passed = parsed.ok and res.meets(task.targets)
+        # A contract task's round fails legally when it did not run (no legal figures); None: no contract,
+        # or a track that does not bind contracts (its runs report no legal figures rather than 0%).
+        legal = (bool(res.meets_legal(task.targets)) if task.contract is not None and get_track(lang).binds_contracts
+                 else None)
         rec = RoundRecord(
             task_id=task.id, sample=sample, round=r, prompt_hash=prompt_hash(messages), response=c.text,
             testbench=parsed.testbench or "", parse_error=parsed.error, feedback=feedback,
@@ -207,7 +210,7 @@ def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConf
             cost=round(tokens[2], 10), seconds=round(time.monotonic() - t0, 3), messages=messages,
             finish_reason=c.finish_reason, reasks=len(rejected), reask_reasons=reasons,
             rejected_responses=rejected, rejected_finish=rejected_finish, state_round=state_round,
-            new_best=new_best,
+            new_best=new_best, legal_passed=None if legal is None else bool(parsed.ok and legal),
         )
         check_stop()
         rounds.append(rec)

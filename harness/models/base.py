@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from ecov.harness.records import ScoreResult
+from ecov.harness.core.records import ScoreResult
 from ecov.harness.tasks import Task
 
 

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ecov.harness.atomic import write_text_atomic
+from ecov.harness.core.atomic import write_text_atomic
 from ecov.harness.models.base import Completion
 
 

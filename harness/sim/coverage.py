@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ecov.harness.records import AVERAGED_METRICS, METRICS, Figure, UncoveredPoint
+from ecov.harness.core.records import AVERAGED_METRICS, METRICS, Figure, UncoveredPoint
 
 _LINE_RE = re.compile(r"^C '(.*)' (\d+)\s*$")
 

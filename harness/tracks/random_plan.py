@@ -27,8 +27,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Protocol
 
-from ecov.harness.models.ports import ModulePorts, Port, PortParseError, Roles, classify, parse_ports
-from ecov.harness.records import OK, TIMEOUT, ScoreResult
+from ecov.harness.core.records import OK, TIMEOUT, ScoreResult
+from ecov.harness.hdl.ports import ModulePorts, Port, PortParseError, Roles, classify, parse_ports
 from ecov.harness.tasks import Task
 
 BASE_CYCLES = 4000

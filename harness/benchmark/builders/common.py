@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ecov.harness.records import SourceFile
+from ecov.harness.core.records import SourceFile
 from ecov.harness.tasks import Task
 
 HDL_SUFFIXES = (".sv", ".v", ".svh", ".vh")

@@ -8,8 +8,8 @@ instance ``u_fifo`` means the toplevel itself (``u_fifo.u_rx`` its sub-instance 
 
 from __future__ import annotations
 
-from ecov.harness.cocotb import TB_FILE
 from ecov.harness.tasks import Task
+from ecov.harness.tracks.cocotb import TB_FILE
 from ecov.harness.tracks.sv.prompts import _file_block, _lang_for, followup_turn, patch_format, step_messages
 
 SYSTEM_PROMPT = (
@@ -86,7 +86,7 @@ def task_text(task: Task) -> str:
 
 
 def build_messages(task: Task, testbench: str | None = None, feedback: str | None = None) -> list[dict]:
-    return step_messages(SYSTEM_PROMPT, task_text(task), testbench, feedback, FULL_FORMAT, PATCH_FORMAT,
+    return step_messages(SYSTEM_PROMPT, task_text(task, interface_rules=False), testbench, feedback, FULL_FORMAT, PATCH_FORMAT,
                          TB_FILE, "python")
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from ecov.harness.cocotb import TB_FILE
+from ecov.harness.tracks.cocotb import TB_FILE
 from ecov.harness.tracks.random_plan import (
     CHANGES,
     DENSITIES,

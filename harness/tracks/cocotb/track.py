@@ -7,7 +7,6 @@ length limit is unusable under a protocol that re-asks.
 
 from __future__ import annotations
 
-from ecov.harness.cocotb.engine import CocotbEngine
 from ecov.harness.core.protocol import Protocol
 from ecov.harness.parse import CUT_OFF, ParseResult
 from ecov.harness.registry import register
@@ -15,6 +14,7 @@ from ecov.harness.tracks.base import KIND, Track, TrackIO
 from ecov.harness.tracks.cocotb import prompts
 from ecov.harness.tracks.cocotb.parse import parse_python_response
 from ecov.harness.tracks.cocotb.random_tb import BASE_CYCLES, generate_cocotb
+from ecov.harness.tracks.cocotb.scorer import CocotbEngine
 
 
 def io(proto: Protocol) -> TrackIO:

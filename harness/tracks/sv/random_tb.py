@@ -8,7 +8,7 @@ uncovered points (that protocol's feedback shows none), so rounds only append lo
 
 from __future__ import annotations
 
-from ecov.harness.models.ports import INPUT, ModulePorts, Port, Roles
+from ecov.harness.hdl.ports import INPUT, ModulePorts, Port, Roles
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.random_plan import (
     BASE_CYCLES,

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from ecov.harness.core.protocol import Protocol
-from ecov.harness.engine import Engine
 from ecov.harness.parse import parse_llm4cov, parse_response
 from ecov.harness.registry import register
 from ecov.harness.tracks.base import KIND, Track, TrackIO
 from ecov.harness.tracks.sv import prompts
 from ecov.harness.tracks.sv.random_tb import BASE_CYCLES, generate
+from ecov.harness.tracks.sv.scorer import Engine
 
 
 def _parse_llm4cov(text, finish_reason, current, task, design_modules):
@@ -39,5 +39,5 @@ def random_answer(req, cycles: int | None) -> str:
 SV = register(KIND, "sv", Track(
     name="sv", tb_suffix=".sv", run_tag="", description="SystemVerilog",
     build_messages=prompts.ecov_messages, followup_message=prompts.ecov_followup, io=io,
-    make_scorer=Engine, random_answer=random_answer,
+    make_scorer=Engine, random_answer=random_answer, binds_contracts=True,
 ))

@@ -1,0 +1,60 @@
+"""Tools for contract authors: ``python -m ecov.harness.contracts hash|check BENCHMARK TASK...``.
+
+``hash`` prints the design_sha256 to put in contract.json; ``check`` scores the task's reference
+testbench(es) with the contract bound and prints the first violation, bins hit and whether the DUT's
+coverage is unchanged by the monitor (the calibration every shipped contract must pass).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import replace
+
+from ecov.harness.benchmark.store import load_benchmark
+from ecov.harness.contracts.spec import ContractError, check, design_sha256
+from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m ecov.harness.contracts", description=__doc__)
+    ap.add_argument("command", choices=["hash", "check"])
+    ap.add_argument("benchmark", help="ecov-embedded, cvdp-ecov, autoeval-ecov or a built folder")
+    ap.add_argument("tasks", nargs="*", help="task ids (default: every task; for check, every task with a contract)")
+    args = ap.parse_args(argv)
+    tasks = load_benchmark(args.benchmark)
+    if args.tasks:
+        tasks = [t for t in tasks if t.id in set(args.tasks)]
+    if args.command == "hash":
+        for t in tasks:
+            print(t.id, design_sha256(t.rtl_files))
+        return 0
+    engine = Engine(EngineConfig())
+    bad = 0
+    for t in tasks:
+        if t.contract is None:
+            continue
+        try:
+            meta = check(t.contract, t.design)
+        except ContractError as e:
+            print(f"{t.id}: ERROR {e}")
+            bad += 1
+            continue
+        for tb in t.reference_tbs:
+            with_c = engine.score(t.design, tb.content)
+            without = engine.score(replace(t.design, contract=None), tb.content)
+            legal = with_c.legal
+            same = with_c.coverage == without.coverage and with_c.status == without.status
+            missed = [b for b in meta.bins if b not in legal.get("bins", [])]
+            ok = with_c.ran and same and not legal.get("violation") and not missed
+            bad += not ok
+            print(json.dumps({"task": t.id, "tb": tb.name, "status": with_c.status, "errors": with_c.errors[:3],
+                              "coverage_unchanged": same, "violation": legal.get("violation"),
+                              "violations": legal.get("violations"), "bins_missed": missed,
+                              "bins": f"{len(legal.get('bins', []))}/{len(meta.bins)}", "ok": ok}))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,485 @@
+"""Score one testbench against one design: rules -> build -> run -> coverage, cached.
+
+The engine knows nothing of models or agents. Its result depends only on the design, the testbench,
+the seed, the Verilator version and the flags, which together form the cache key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from ecov.harness.contracts import bind as contract_bind
+from ecov.harness.contracts.spec import ContractError
+from ecov.harness.contracts.spec import check as check_contract
+from ecov.harness.core.atomic import write_text_atomic
+from ecov.harness.core.records import (
+    COMPILE_ERROR,
+    CRASHED,
+    INFRA_ERROR,
+    NO_FINISH,
+    OK,
+    REJECTED,
+    TIMEOUT,
+    Design,
+    ScoreResult,
+)
+from ecov.harness.sandbox.base import Limits, ProcResult, Sandbox, make_sandbox
+from ecov.harness.sim import coverage as cov
+from ecov.harness.sim import integrity
+from ecov.harness.sim.jobfiles import write_design
+from ecov.harness.sim.rules import RULES_VERSION, Violation, check_design, module_names
+from ecov.harness.sim.verilator import GENERATED_CODE, BuildOptions, VerilatorBackend, find_top
+
+# Bump when anything that changes figures for the same inputs changes (parsing, aggregation, flags).
+SCORING_VERSION = "6"  # 3: --flatten; 4: integrity layer (rules, harness main, point-set/DUT checks); 5: #() copies;
+# 6: integrity round 3 (DUT-output writes, parameter overrides, generated-C++ check, channel on stdin)
+TB_FILE = "testbench.sv"
+MAX_ERRORS = 12
+
+
+def default_cache_dir() -> Path:
+    return Path(os.environ.get("ECOV_CACHE_DIR") or Path.home() / ".cache" / "ecov")
+
+
+@dataclass
+class EngineConfig:
+    sandbox: str = "auto"  # auto | bwrap | rlimit | docker
+    compile_seconds: float = 300.0
+    run_seconds: float = 60.0
+    memory_mb: int = 4096
+    output_bytes: int = 1_000_000
+    processes: int = 64
+    max_uncovered: int = 200
+    cache_dir: Path | None = None
+    use_cache: bool = True
+    keep_jobs: bool = False
+    build: BuildOptions = field(default_factory=BuildOptions)
+
+    def build_limits(self) -> Limits:
+        return Limits(wall_seconds=self.compile_seconds, cpu_seconds=int(self.compile_seconds) + 10,
+                      memory_mb=max(self.memory_mb, 4096), output_bytes=self.output_bytes, processes=256)
+
+    def run_limits(self) -> Limits:
+        return Limits(wall_seconds=self.run_seconds, cpu_seconds=int(self.run_seconds) + 5,
+                      memory_mb=self.memory_mb, output_bytes=self.output_bytes, processes=self.processes)
+
+
+class CachedScorer:
+    """What every track's engine shares: ``score()`` timed, results cached by key under ``cache_root``.
+
+    Subclasses set ``config``, ``cache_root`` and ``sandbox`` and implement ``_score``, calling ``_cached``
+    once the testbench passed the checks that need no simulation (those results are never cached).
+    """
+
+    config: EngineConfig
+    cache_root: Path
+    sandbox: Sandbox
+
+    @property
+    def isolation(self) -> str:
+        return self.sandbox.name
+
+    def trust(self) -> dict:
+        """What a cached result's trust depends on: part of every cache key (a hit never relabels it)."""
+        return {"sandbox": self.sandbox.name, "isolated": self.sandbox.isolated}
+
+    def score(self, design: Design, testbench: str, seed: int = 1) -> ScoreResult:
+        start = time.monotonic()
+        # A UTF-8 byte order mark is an encoding detail of the file the testbench came from, not text.
+        result = self._score(design, testbench.removeprefix("\ufeff"), seed)
+        result.seconds = round(time.monotonic() - start, 3)
+        return result
+
+    def _score(self, design: Design, testbench: str, seed: int) -> ScoreResult:
+        raise NotImplementedError
+
+    def _base(self, design: Design, seed: int) -> ScoreResult:
+        return ScoreResult(status=OK, instance=design.instance, isolation=self.isolation, seed=seed,
+                           isolated=self.sandbox.isolated)
+
+    def _cache_path(self, key: str) -> Path:
+        return self.cache_root / "scores" / key[:2] / f"{key}.json"
+
+    def _cached(self, base: ScoreResult, key: str, compute: Callable[[], ScoreResult]) -> ScoreResult:
+        """The cached result for ``key``, else ``compute()`` (stored unless it failed for the harness's sake)."""
+        base.key = key
+        hit = self._cache_hit(key)
+        if hit is not None:
+            return hit
+        result = compute()
+        self._store(key, result)
+        return result
+
+    def _cache_hit(self, key: str) -> ScoreResult | None:
+        path = self._cache_path(key)
+        if self.config.use_cache and path.exists():
+            try:
+                hit = ScoreResult.from_dict(json.loads(path.read_text()))
+                hit.cached = True
+                if (hit.isolation, hit.isolated) != (self.isolation, self.sandbox.isolated):
+                    return None  # computed under another sandbox: never relabelled, computed again
+                return hit
+            except (json.JSONDecodeError, TypeError, KeyError):
+                path.unlink(missing_ok=True)
+        return None
+
+    def _store(self, key: str, result: ScoreResult) -> None:
+        if self.config.use_cache and result.status not in (INFRA_ERROR, TIMEOUT):
+            write_text_atomic(self._cache_path(key), json.dumps(result.to_dict(timing=False), sort_keys=True))
+
+
+class Engine(CachedScorer):
+    def __init__(self, config: EngineConfig | None = None, sandbox: Sandbox | None = None):
+        self.config = config or EngineConfig()
+        self.cache_root = Path(self.config.cache_dir or default_cache_dir())
+        self.sandbox = sandbox or make_sandbox(self.config.sandbox)
+        # The runtime objects do not depend on the score cache: share them across cache folders.
+        self.backend = VerilatorBackend(self.sandbox, default_cache_dir(), self.config.build)
+
+    def cache_key(self, design: Design, testbench: str, seed: int) -> str:
+        payload = {
+            "design": design.to_dict(),
+            "tb": testbench,
+            "seed": seed,
+            "backend": self.backend.fingerprint(),
+            "scoring": SCORING_VERSION,
+            "rules": RULES_VERSION,
+            "max_uncovered": self.config.max_uncovered,
+            **self.trust(),
+        }
+        return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+    def _score(self, design: Design, testbench: str, seed: int) -> ScoreResult:
+        base = self._base(design, seed)
+        rejected, violations = self._rules(base, design, testbench)
+        if rejected is not None:
+            return rejected
+        return self._cached(base, self.cache_key(design, testbench, seed),
+                            lambda: self._build_and_run(design, testbench, seed, base, violations))
+
+    def _rules(self, base: ScoreResult, design: Design, testbench: str) -> tuple[ScoreResult | None, list[Violation]]:
+        """(the rejection, if a rule refuses the testbench before anything runs; every violation found)."""
+        violations = check_design(design, testbench, self.sandbox)
+        if any(not v.deferred for v in violations):
+            return replace(base, status=REJECTED, errors=[str(v) for v in violations if not v.deferred]), violations
+        return None, violations
+
+    def lookup(self, design: Design, testbench: str, seed: int = 1) -> ScoreResult | None:
+        """The result without building: a rule rejection or a score-cache hit; None when the testbench
+        must be built and run. (ecov.harness.scoring.executor asks this before sending a job to another machine.)"""
+        testbench = testbench.removeprefix("\ufeff")
+        rejected, _ = self._rules(self._base(design, seed), design, testbench)
+        return rejected or self._cache_hit(self.cache_key(design, testbench, seed))
+
+    def remember(self, design: Design, testbench: str, seed: int, result: ScoreResult) -> None:
+        """Cache a result computed elsewhere (a Ray worker with the same backend) under this engine's key."""
+        self._store(self.cache_key(design, testbench.removeprefix("\ufeff"), seed), result)
+
+    def _build_and_run(self, design: Design, testbench: str, seed: int, base: ScoreResult,
+                       deferred: list[Violation] | None = None) -> ScoreResult:
+        tb_modules = module_names(testbench)
+        if not tb_modules:
+            return replace(base, status=COMPILE_ERROR,
+                           errors=["the testbench defines no module: expected `module tb; ... endmodule`"])
+        top = find_top(testbench, tb_modules) or tb_modules[0]
+        try:
+            meta = check_contract(design.contract, design) if design.contract is not None else None
+        except ContractError as exc:  # never applied silently, never silently ignored
+            return replace(base, status=INFRA_ERROR, errors=[f"harness failure: {exc}"])
+        with job_folder("job-", self.config.keep_jobs) as job:
+            sources = _write_job(job, design, testbench)
+            harness_files: tuple[str, ...] = ()
+            if design.contract is not None and meta is not None:  # after the rules check, never seen by them or the testbench
+                (job / contract_bind.FILE).write_text(contract_bind.harness_file(design.contract, meta))
+                sources.append(contract_bind.FILE)
+                harness_files = (contract_bind.FILE,)
+            try:
+                built = self.backend.build(job, sources, top, self.config.build_limits(), tb_file=TB_FILE,
+                                           harness_files=harness_files)
+            except (OSError, RuntimeError) as exc:
+                return replace(base, status=INFRA_ERROR, errors=[f"harness failure while building: {exc}"])
+            warnings = _warnings(built.log)
+            base.phases = dict(built.phases)
+            if not built.ok and built.stage == GENERATED_CODE:
+                return replace(base, status=REJECTED, errors=[
+                    "rule 'generated-code': the C++ Verilator generated from the testbench holds code it did not "
+                    "write (testbench text copied unescaped into the model; see docs/scoring.md, Threat model): "
+                    + _relative(built.log, job)[:600]], warnings=warnings)
+            if not built.ok:
+                errors = _compile_errors(built.log, job) or [_relative(built.log[-2000:], job) or built.stage + " failed"]
+                log_tail = _relative(built.log[-3000:], job)
+                if harness_files:
+                    errors, log_tail = _hide_monitor(errors, log_tail)
+                return replace(base, status=COMPILE_ERROR, errors=errors, warnings=warnings, log_tail=log_tail)
+            if deferred:  # Verilator accepted what the rules could not read: refused, never run
+                return replace(base, status=REJECTED, errors=[str(v) for v in deferred], warnings=warnings)
+            contract_run = contract_bind.ContractRun()
+
+            def run(out: Path, nonce: str):
+                nonlocal contract_run
+                ran = self.backend.run(job, seed, self.config.run_limits(), out, nonce)
+                if meta is not None:
+                    contract_run = contract_bind.read_contract_run(out)
+                return ran
+
+            ran, got = run_with_out_dir(run)
+            base.phases["run"] = round(ran.seconds, 3)
+            result = self._judge_run(base, ran, got, design, warnings)
+            if meta is not None and result.ran and result.coverage:
+                try:
+                    result.legal = _legal(contract_run, meta, got, design, result)
+                except RuntimeError as exc:
+                    return replace(result, status=INFRA_ERROR, errors=[f"harness failure: {exc}"])
+            return result
+
+    def _judge_run(self, base: ScoreResult, ran, got: integrity.RunOutput, design: Design,
+                   warnings: list[str]) -> ScoreResult:
+        """Status from the process and the harness main's end marker; coverage only when it can be trusted."""
+        cfg = self.config
+        out = _clean_sim_log(ran.output)
+        status, errors = OK, []
+        stopped = stopped_by_sandbox(ran, cfg, "missing $finish, or an endless loop?")
+        if stopped is not None:
+            status, errors = stopped
+        elif ran.returncode != 0:
+            status, errors = CRASHED, [_crash_reason(ran.returncode, out)]
+        elif not got.ended:
+            status, errors = CRASHED, [str(got.error)]
+        elif not got.finished:
+            status, errors = NO_FINISH, ["simulation ended without $finish (it ran out of events)"]
+        result = replace(base, status=status, errors=errors, warnings=warnings, log_tail=out[-3000:])
+        if status not in (OK, NO_FINISH):
+            return result
+        problem = coverage_problem(got, design) or self._canonical_problem(got, design)
+        if problem is not None:
+            return replace(result, status=REJECTED, errors=[str(problem)])
+        missing = None
+        if not cov.dut_points(got.coverage, design.instance):
+            found = ", ".join(sorted({i.split(".")[0] for i in cov.instances_of(got.coverage)})) or "none"
+            missing = (f"the testbench does not instantiate the DUT as '{design.instance}' "
+                       f"(top-level instances found: {found}); coverage counts only that instance")
+        attach_coverage(result, got.coverage, design, cfg.max_uncovered, missing)
+        return result
+
+
+    def _canonical_problem(self, got: integrity.RunOutput, design: Design) -> integrity.IntegrityError | None:
+        """When Verilator built a parameterized copy of the DUT (a ``#(...)`` was given), its points must
+        equal those of the task's canonical build (the rules already refuse changed values; this is the
+        check on what Verilator actually built)."""
+        own = {p.module for p in got.coverage if cov.relative_instance(p.hier) == design.instance}
+        if not own or own == {design.top}:
+            return None
+        problem = None
+        for params in ((), *design.params):  # the defaults, then each parameter set the task allows
+            canonical = self.canonical_points(design, params)
+            if canonical is None:
+                problem = problem or integrity.IntegrityError(
+                    "dut-identity", "the task's canonical build failed: the DUT's point set cannot be checked")
+                continue
+            problem = integrity.check_canonical(got.coverage, design.instance, canonical)
+            if problem is None:
+                return None
+        return problem
+
+    def canonical_points(self, design: Design, params: tuple[tuple[str, str], ...] = ()) -> list[list] | None:
+        """The DUT's point signature in the task's canonical build (the design alone under
+        ``<top>.<instance>``, with its defaults or one parameter set the task allows), built once per design,
+        parameter set and backend, and kept under the cache."""
+        key = hashlib.sha256(json.dumps({"design": design.to_dict(), "params": params,
+                                         "backend": self.backend.fingerprint(), "scoring": SCORING_VERSION},
+                                        sort_keys=True).encode()).hexdigest()
+        path = self.cache_root / "canonical" / key[:2] / f"{key}.json"
+        if path.exists():
+            return json.loads(path.read_text())
+        assign = f" #({', '.join(f'.{k}({v})' for k, v in params)})" if params else ""
+        tb = f"module ecov_canonical;\n  {design.top}{assign} {design.instance} ();\nendmodule\n"
+        with job_folder("canon-", self.config.keep_jobs) as job:
+            sources = _write_job(job, design, tb)
+            built = self.backend.build(job, sources, "ecov_canonical", self.config.build_limits(), tb_file=TB_FILE)
+            if not built.ok:
+                return None
+            ran, got = run_with_out_dir(lambda out, nonce: self.backend.run(job, 1, self.config.run_limits(), out,
+                                                                            nonce))
+        if not got.points:
+            return None
+        signature = integrity.point_signature(got.points, design.instance)
+        write_text_atomic(path, json.dumps(signature))
+        return signature
+
+
+def _legal(run: contract_bind.ContractRun, meta, got: integrity.RunOutput, design: Design,
+           result: ScoreResult) -> dict:
+    """``ScoreResult.legal``: the contract's figures, with the DUT's coverage up to the first violation
+    (the snapshot the main wrote then, checked like the final coverage) or of the whole run."""
+    legal = contract_bind.legal_figures(run, meta)
+    if run.first_rule is None:
+        legal["coverage"], legal["overall"] = result.coverage, result.overall
+        return legal
+    points = cov.parse_coverage_dat(run.snapshot or "")
+    problem = integrity.check_point_set(got.points, points) if points else integrity.IntegrityError(
+        "coverage-integrity", "no coverage snapshot at the first violation")
+    if problem is not None:
+        raise RuntimeError(f"contract snapshot unusable: {problem}")
+    table = cov.coverage_table(points, design.instance) if cov.dut_points(points, design.instance) else {}
+    legal["coverage"] = table
+    legal["overall"] = table.get(design.instance, {}).get("overall", {}).get("percent", 0.0)
+    return legal
+
+
+def _hide_monitor(errors: list[str], log_tail: str) -> tuple[list[str], str]:
+    """Compile errors located in the harness's monitor would quote its code: replaced by one plain line."""
+    mine = [e for e in errors if contract_bind.FILE not in e]
+    if len(mine) == len(errors) and contract_bind.FILE not in log_tail:
+        return errors, log_tail
+    note = ("the harness's interface monitor (bound into the DUT) did not compile after the testbench: "
+            "close every module and construct the testbench opens, and do not redefine the DUT's ports")
+    return [*mine, note], "\n".join([*mine, note])
+
+
+def stopped_by_sandbox(ran: ProcResult, config: EngineConfig, hint: str) -> tuple[str, list[str]] | None:
+    """Status and error of a run the sandbox ended (wall clock, output cap, failed start); None otherwise."""
+    if ran.timed_out:
+        return TIMEOUT, [f"simulation did not finish within {config.run_seconds:.0f} s of wall time ({hint})"]
+    if ran.output_capped:
+        return CRASHED, [f"simulation printed more than {config.output_bytes} bytes and was stopped"]
+    if ran.output.startswith("bwrap:"):
+        return INFRA_ERROR, [f"sandbox failed to start: {ran.output.strip()[:300]}"]
+    return None
+
+
+def coverage_problem(got: integrity.RunOutput, design: Design) -> integrity.IntegrityError | None:
+    """Why a run's coverage (read back by ``integrity.read_run``) cannot be counted; None when it can.
+
+    Files, not module names, decide what is design below the instance (names found by regex could miss a
+    macro-built module); the instance itself must be the DUT module. Shared by every track.
+    """
+    return got.error or integrity.check_point_set(got.points, got.coverage) or integrity.check_dut(
+        got.coverage, design.instance, design.top, None, {Path(f.name).name for f in design.files})
+
+
+def attach_coverage(result: ScoreResult, points: list[cov.CoveragePoint], design: Design, max_uncovered: int,
+                    missing: str | None = None) -> None:
+    """The figures, table and uncovered listing of ``design.instance``; ``missing`` is the error when it has no points."""
+    mine = cov.dut_points(points, design.instance)
+    if not mine:
+        result.errors.append(missing or f"the coverage holds no points under '{design.instance}'")
+        result.coverage = {}
+        return
+    result.coverage = cov.coverage_table(points, design.instance)
+    result.overall = result.coverage[design.instance]["overall"]["percent"]
+    sources = {f.name: f.content.splitlines() for f in design.files}
+    uncovered = cov.uncovered_points(points, design.instance, sources)
+    result.uncovered_total = len(uncovered)
+    result.uncovered = uncovered[:max_uncovered]
+
+
+def run_with_out_dir(run: Callable[[Path, str], ProcResult]) -> tuple[ProcResult, integrity.RunOutput]:
+    """``run(out, nonce)`` with a fresh private output folder (integrity.new_run_dir), read back and removed."""
+    out, nonce = integrity.new_run_dir(jobs_dir())
+    try:
+        ran = run(out, nonce)
+        return ran, integrity.read_run(out, nonce)
+    finally:
+        integrity.remove_run_dir(out)
+
+
+@contextmanager
+def job_folder(prefix: str, keep: bool = False) -> Iterator[Path]:
+    """A fresh job folder under ``jobs_dir()``, removed afterwards unless ``keep``."""
+    job = Path(tempfile.mkdtemp(prefix=prefix, dir=jobs_dir()))
+    try:
+        yield job
+    finally:
+        if not keep:
+            shutil.rmtree(job, ignore_errors=True)
+
+
+def score(design: Design, testbench: str, seed: int = 1, config: EngineConfig | None = None) -> ScoreResult:
+    return Engine(config).score(design, testbench, seed)
+
+
+def jobs_dir() -> Path:
+    """Job folders live under the system temp dir: the simulation, run as nobody, must reach its own."""
+    jobs = Path(os.environ.get("ECOV_JOBS_DIR") or Path(tempfile.gettempdir()) / f"ecov-jobs-{os.getuid()}")
+    jobs.mkdir(parents=True, exist_ok=True)
+    os.chmod(jobs, 0o711)
+    return jobs
+
+
+def _write_job(job: Path, design: Design, testbench: str) -> list[str]:
+    sources = write_design(job, ((f.name, f.content) for f in design.files))
+    # Batch semantics: $stop ends the run like $finish (Verilator would abort and lose the coverage).
+    (job / TB_FILE).write_text(re.sub(r"\$stop\b", "$finish", testbench))
+    sources.append(TB_FILE)
+    return sources
+
+
+def _relative(text: str, job: Path) -> str:
+    return text.replace(str(job) + "/obj/", "").replace(str(job) + "/", "").replace(str(job), ".")
+
+
+_ERROR_START = re.compile(r"^(%Error|.*\berror:|.*\bfatal error:)")
+
+
+def _compile_errors(log: str, job: Path) -> list[str]:
+    """The first errors, each with the few context lines Verilator prints under it."""
+    errors: list[str] = []
+    current: list[str] | None = None
+    for line in _relative(log, job).splitlines():
+        if _ERROR_START.match(line) and "%Error: Exiting due to" not in line:
+            if current is not None:
+                errors.append("\n".join(current))
+            if len(errors) >= MAX_ERRORS:
+                current = None
+                break
+            current = [line.rstrip()]
+        elif current is not None and (line.startswith(" ") or line.startswith("\t")) and len(current) < 4:
+            current.append(line.rstrip())
+        elif current is not None:
+            errors.append("\n".join(current))
+            current = None
+    if current is not None:
+        errors.append("\n".join(current))
+    return errors[:MAX_ERRORS]
+
+
+def _warnings(log: str) -> list[str]:
+    out = []
+    if "COVERIGN" in log:
+        out.append("covergroups/coverpoints are ignored by Verilator (COVERIGN): they add no coverage here; "
+                   "ECov scores line, branch, toggle and expression coverage of the design")
+    return out
+
+
+_REPORT_LINE = re.compile(r"^- (Verilator: |S i m u l a t i o n)")
+
+
+def _clean_sim_log(text: str) -> str:
+    """Drops Verilator's closing report (wall times, speeds) so the log is the same on every run."""
+    return "\n".join(line for line in text.splitlines() if not _REPORT_LINE.match(line))
+
+
+def _crash_reason(returncode: int, out: str) -> str:
+    if returncode < 0:
+        sig = -returncode
+        names = {9: "SIGKILL: CPU or memory limit", 11: "SIGSEGV", 6: "SIGABRT", 24: "SIGXCPU: CPU limit",
+                 25: "SIGXFSZ: file size limit"}
+        return f"simulation killed by signal {sig} ({names.get(sig, 'signal')})"
+    stop = re.search(r"(%Error|%Fatal)[^\n]*", out)
+    if stop:
+        return f"simulation exited with code {returncode}: {stop.group(0)[:300]}"
+    return f"simulation exited with code {returncode}"
+
+
+__all__ = ["Engine", "EngineConfig", "CachedScorer", "score", "default_cache_dir", "jobs_dir", "job_folder",
+           "run_with_out_dir", "stopped_by_sandbox", "coverage_problem", "attach_coverage", "SCORING_VERSION"]
