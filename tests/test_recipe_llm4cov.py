@@ -10,7 +10,7 @@ import yaml
 from click.testing import CliRunner
 
 from ecov.harness.cli.eval import eval_cmd as eval_main
-from ecov.harness.records import SourceFile
+from ecov.harness.core.records import SourceFile
 from ecov.harness.tasks import Task
 from ecov.trainers.cli import main as train_main
 from ecov.trainers.config import SFTConfig, Stage0Config
