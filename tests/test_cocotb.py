@@ -86,7 +86,7 @@ def engine() -> CocotbEngine:
     ("exec('x = 1')", "forbidden-builtin"),
     ("__import__('os')", "forbidden-builtin"),
     ("g = globals()", "forbidden-builtin"),
-    ("x = getattr(dut, 'u_' + 'fifo')", "computed-attribute"),
+    ("x = getattr(dut.u_fifo, 'u_' + 'x')", "computed-attribute"),
     ("x = getattr(dut, '_id')", "computed-attribute"),
     ("x = (1).__class__", "dunder-access"),
     ("x = dut._id('count', extended=False)", "private-access"),
@@ -194,7 +194,7 @@ def test_coverage_hierarchy_is_renamed_and_forged_points_do_not_count():
 
 
 def test_guard_refuses_writes_processes_and_native_code(tmp_path):
-    guard = Path(__file__).parents[1] / "harness" / "cocotb" / "guard.py"
+    guard = Path(__file__).parents[1] / "harness" / "tracks" / "cocotb" / "guard.py"
     code = (f"import sys; sys.path.insert(0, {str(guard.parent)!r}); import guard; guard.install()\n"
             "import os, subprocess\nout = []\n"
             "for f in (lambda: open('x.txt', 'w'), lambda: os.system('true'), lambda: subprocess.run(['true']),\n"

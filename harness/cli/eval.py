@@ -15,13 +15,14 @@ from pathlib import Path
 
 import click
 
+from ecov.harness.benchmark.store import EMBEDDED, TaskSelectionError, select_tasks
 from ecov.harness.cli.inputs import EXIT_INFRA, describe_os_error, writable_folder
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, PROTOCOLS
 from ecov.harness.loop.agent import AGENTS, MODES
 from ecov.harness.scoring.executor import executor_from_options, executor_options
 from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, track_names
 
-DEFAULT_BENCHMARK = "ecov-embedded"
+DEFAULT_BENCHMARK = EMBEDDED
 
 
 def slug(text: str) -> str:
@@ -44,27 +45,12 @@ def default_out(model: str, mode: str, agent: str, benchmark: str, protocol: str
 
 
 def _load_tasks(benchmark: str, split: str, task_ids: tuple[str, ...], limit: int | None):
-    from ecov.harness.benchmark.store import BenchmarkNotFound, load_benchmark
-
-    if benchmark == DEFAULT_BENCHMARK and split != "test":
-        raise click.BadParameter(f"{DEFAULT_BENCHMARK} has one split, 'test'; not {split!r}", param_hint="--split")
+    if benchmark == EMBEDDED and split != "test":
+        raise click.BadParameter(f"{EMBEDDED} has one split, 'test'; not {split!r}", param_hint="--split")
     try:
-        tasks = load_benchmark(None if benchmark == DEFAULT_BENCHMARK else benchmark, split)
-    except (BenchmarkNotFound, FileNotFoundError, ValueError) as e:
-        raise click.BadParameter(str(e), param_hint="--benchmark") from None
-    if task_ids:
-        known = {t.id for t in tasks}
-        missing = [t for t in task_ids if t not in known]
-        if missing:
-            raise click.BadParameter(
-                f"unknown task id(s) {', '.join(missing)}; {benchmark} has: {', '.join(sorted(known)[:20])}"
-                + (" ..." if len(known) > 20 else ""), param_hint="--task-id")
-        tasks = [t for t in tasks if t.id in set(task_ids)]
-    if limit is not None:
-        tasks = tasks[:limit]
-    if not tasks:
-        raise click.BadParameter(f"{benchmark} ({split}) has no tasks to run", param_hint="--benchmark")
-    return tasks
+        return select_tasks(benchmark, split, task_ids, limit)
+    except TaskSelectionError as e:
+        raise click.BadParameter(str(e), param_hint=e.param) from None
 
 
 def _get_model(name: str, **kwargs):

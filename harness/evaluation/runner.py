@@ -29,6 +29,7 @@ from ecov.harness.core.run_folder import RoundRecord, RunConfig, RunFolder, read
 from ecov.harness.core.state import sample_from_rounds
 from ecov.harness.evaluation.metrics import summarize
 from ecov.harness.evaluation.round_log import render_round_log
+from ecov.harness.evaluation.views import summary_views
 from ecov.harness.loop.agent import AgentConfig, Interrupted, run_sample
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.base import get_track
@@ -178,11 +179,7 @@ def build_summary(folder: RunFolder, config: RunConfig | None = None, seconds: f
         "complete": len(samples) >= expected,
         "updated": now_iso(),
     })
-    from ecov.harness.evaluation.baseline import (
-        summary_views,  # pass % on random-hard tasks and per difficulty
-    )
-
-    summary.update(summary_views(config.benchmark, summary["per_task"]))
+    summary.update(summary_views(config.benchmark, summary["per_task"]))  # random-hard and per-difficulty pass %
     if seconds is not None:
         summary["seconds"] = round(seconds, 2)
     return summary

@@ -73,13 +73,29 @@ def _kill_group(proc: subprocess.Popen) -> None:
         pass
 
 
-def run_limited(argv: list[str], cwd: Path, limits: Limits, env: dict[str, str], drop_to_nobody: bool) -> ProcResult:
-    """Run argv, merging stdout and stderr, stopping it at the wall clock or the output cap."""
+def run_limited(argv: list[str], cwd: Path, limits: Limits, env: dict[str, str], drop_to_nobody: bool,
+                stdin: bytes | None = None) -> ProcResult:
+    """Run argv, merging stdout and stderr, stopping it at the wall clock or the output cap.
+
+    ``stdin`` (a few bytes: the harness main's output folder and nonce) is written to the process's
+    standard input, which is then closed: a channel no environment and no other process shows.
+    """
     start = time.monotonic()
     proc = subprocess.Popen(
-        argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        preexec_fn=_limiter(limits, drop_to_nobody), close_fds=True,
+        argv, cwd=cwd, env=env, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=_limiter(limits, drop_to_nobody), close_fds=True,
     )
+    if stdin is not None:
+        assert proc.stdin is not None
+        try:
+            proc.stdin.write(stdin)  # far below a pipe's buffer: never blocks
+        except BrokenPipeError:
+            pass
+        finally:
+            try:
+                proc.stdin.close()
+            except BrokenPipeError:
+                pass
     chunks: list[bytes] = []
     size = 0
     timed_out = capped = False
@@ -157,11 +173,21 @@ class Sandbox:
     isolated = False  # rlimits only: the weakest sandbox (docs/scoring.md, "Threat model")
 
     def run(self, argv: list[str], workdir: Path, limits: Limits, *, untrusted: bool,
-            ro_paths: tuple[str, ...] = (), rw_paths: tuple[str, ...] = (), env: dict[str, str] | None = None) -> ProcResult:
-        """``untrusted`` marks the simulation (the testbench's own code) as opposed to the compile step."""
-        if untrusted:
-            _open_for_nobody(workdir)
-        return run_limited(argv, workdir, limits, self._env(env), drop_to_nobody=untrusted)
+            ro_paths: tuple[str, ...] = (), rw_paths: tuple[str, ...] = (), env: dict[str, str] | None = None,
+            stdin: bytes | None = None) -> ProcResult:
+        """``untrusted`` marks the simulation (the testbench's own code) as opposed to the compile step;
+        ``stdin`` is written to the command's standard input (the harness main's private channel).
+
+        Every step runs unprivileged: a harness running as root drops the compile steps (Verilator and
+        the compiler, which read testbench-derived text) to nobody as well, reading the tools it needs
+        through a hard-linked view when their folder is not readable to nobody (``nobody_view``)."""
+        env = self._env(env)
+        if os.geteuid() == 0:
+            mapping = {p: nobody_view(p) for p in ro_paths if not readable_by_nobody(p)}
+            argv = [_remap(a, mapping) for a in argv]
+            env = {k: _remap(v, mapping) for k, v in env.items()}
+        _open_for_nobody(workdir)
+        return run_limited(argv, workdir, limits, env, drop_to_nobody=True, stdin=stdin)
 
     @staticmethod
     def _env(extra: dict[str, str] | None) -> dict[str, str]:
@@ -174,7 +200,7 @@ class BwrapSandbox(Sandbox):
     name = "bwrap"
     isolated = True
 
-    def run(self, argv, workdir, limits, *, untrusted, ro_paths=(), rw_paths=(), env=None):
+    def run(self, argv, workdir, limits, *, untrusted, ro_paths=(), rw_paths=(), env=None, stdin=None):
         wd = str(workdir)
         cmd = [
             shutil.which("bwrap") or "bwrap", "--unshare-all", "--die-with-parent", "--new-session",
@@ -188,10 +214,67 @@ class BwrapSandbox(Sandbox):
             cmd += ["--ro-bind", p, p]
         for p in rw_paths:
             cmd += ["--bind", p, p]
+        if os.geteuid() == 0 and not untrusted:
+            # The compile step (Verilator, g++ on generated code) runs as an unprivileged user inside the
+            # namespace too: what it can read is what is mounted, and none of it as root.
+            cmd += ["--uid", str(NOBODY), "--gid", str(NOBODY), "--cap-drop", "ALL"]
         cmd += ["--bind", wd, wd, "--chdir", wd, "--"]
-        if untrusted:
-            _open_for_nobody(workdir)
-        return run_limited(cmd + argv, workdir, limits, self._env(env), drop_to_nobody=untrusted)
+        _open_for_nobody(workdir)
+        return run_limited(cmd + argv, workdir, limits, self._env(env), drop_to_nobody=untrusted, stdin=stdin)
+
+
+def readable_by_nobody(path: str) -> bool:
+    """Whether ``nobody`` can reach ``path``: every folder above it searchable by others."""
+    p = Path(path).resolve()
+    for d in [*reversed(p.parents), p]:
+        try:
+            mode = d.stat().st_mode
+        except OSError:
+            return False
+        if d.is_dir() and not mode & 0o001:
+            return False
+    return True
+
+
+def nobody_view(src: str) -> str:
+    """A view of the folder ``src`` that nobody can read: hard links under the temp dir, kept in sync
+    (new files linked, changed ones relinked) on every call; atomic per file, so workers may share it."""
+    import hashlib
+    import tempfile
+
+    base = Path(os.environ.get("ECOV_JOBS_DIR") or Path(tempfile.gettempdir()) / f"ecov-jobs-{os.getuid()}")
+    view = base / f"ro-{hashlib.sha256(src.encode()).hexdigest()[:16]}"
+    for d in (base, view):
+        d.mkdir(parents=True, exist_ok=True)
+    os.chmod(base, 0o711)
+    os.chmod(view, 0o755)
+    src_path = Path(src)
+    for root, dirs, files in os.walk(src_path):
+        rel = Path(root).relative_to(src_path)
+        for d in dirs:
+            (view / rel / d).mkdir(exist_ok=True)
+            os.chmod(view / rel / d, 0o755)
+        for f in files:
+            s_file, d_file = Path(root) / f, view / rel / f
+            try:
+                if d_file.exists() and os.stat(d_file).st_ino == os.stat(s_file).st_ino:
+                    continue
+                tmp = d_file.with_name(f".{f}.{os.getpid()}.tmp")
+                tmp.unlink(missing_ok=True)
+                try:
+                    os.link(s_file, tmp)
+                except OSError:
+                    shutil.copy2(s_file, tmp)
+                os.replace(tmp, d_file)
+            except FileNotFoundError:  # removed while walking (a lock, a temporary file)
+                continue
+    return str(view)
+
+
+def _remap(text: str, mapping: dict[str, str]) -> str:
+    for src in sorted(mapping, key=len, reverse=True):
+        text = text.replace(src, mapping[src])
+    return text
 
 
 def _open_for_nobody(workdir: Path) -> None:

@@ -11,6 +11,7 @@ the figures the same as the other sandboxes'; otherwise the sandbox refuses to s
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import threading
 import time
@@ -112,14 +113,13 @@ class DockerSandbox(Sandbox):
         self.image = ensure_image(self.client, image)
         self.mapping = path_map(self.client, self.image)
 
-    def run(self, argv, workdir, limits: Limits, *, untrusted, ro_paths=(), rw_paths=(), env=None):
+    def run(self, argv, workdir, limits: Limits, *, untrusted, ro_paths=(), rw_paths=(), env=None, stdin=None):
         import docker
 
         wd = str(workdir)
-        if untrusted:
-            from ecov.harness.sandbox.base import _open_for_nobody
+        from ecov.harness.sandbox.base import _open_for_nobody
 
-            _open_for_nobody(Path(workdir))
+        _open_for_nobody(Path(workdir))  # every step runs as nobody: the compile writes obj/ and sim
         argv = [_mapped(a, self.mapping) for a in argv]
         env = {k: _mapped(v, self.mapping) for k, v in (env or {}).items()}
         # Paths the image has itself (Verilator, its runtime) are not mounted; anything else asked for is.
@@ -132,7 +132,8 @@ class DockerSandbox(Sandbox):
             # /usr/bin/env: the step itself, without the image's entrypoint (its sandbox probe and notice).
             self.image, command=list(argv), entrypoint=["/usr/bin/env"], working_dir=wd, environment=self._env(env), volumes=volumes,
             network_disabled=True, network_mode="none", mem_limit=f"{limits.memory_mb}m",
-            pids_limit=limits.processes if untrusted else 1024, user="65534:65534" if untrusted else "0:0",
+            pids_limit=limits.processes if untrusted else 1024, user="65534:65534",
+            stdin_open=stdin is not None,
             cap_drop=["ALL"], security_opt=["no-new-privileges"], read_only=True,
             tmpfs={"/tmp": "rw,size=512m"}, ulimits=_ulimits(limits),
             log_config=docker.types.LogConfig(type="json-file", config={"max-size": "10m"}),
@@ -154,7 +155,17 @@ class DockerSandbox(Sandbox):
                     return
 
         try:
+            if stdin is not None:  # the harness main's private channel: attached, written, closed
+                sock = container.attach_socket(params={"stdin": 1, "stream": 1})
             container.start()
+            if stdin is not None:
+                raw = getattr(sock, "_sock", sock)
+                raw.sendall(stdin)
+                try:
+                    raw.shutdown(socket.SHUT_WR)
+                except OSError:
+                    pass
+                sock.close()
             reader = threading.Thread(target=pump, daemon=True)
             reader.start()
             try:

@@ -35,7 +35,7 @@ from ecov.harness.core.records import (
 from ecov.harness.sandbox.base import Sandbox, make_sandbox
 from ecov.harness.sim import coverage as cov
 from ecov.harness.sim.integrity import RunOutput
-from ecov.harness.sim.verilator import NONCE_ENV, OUT_ENV
+from ecov.harness.sim.verilator import main_input
 from ecov.harness.tracks.cocotb import TB_FILE, TB_MODULE
 from ecov.harness.tracks.cocotb.build import CocotbBuilder, CocotbUnavailable, cocotb_paths
 from ecov.harness.tracks.cocotb.policy import check_python_testbench
@@ -52,7 +52,8 @@ from ecov.harness.tracks.sv.scorer import (
     stopped_by_sandbox,
 )
 
-SCORING_VERSION = "cocotb-2"  # 2: the SV track's integrity contract (harness main, nonce, point-set/DUT checks)
+SCORING_VERSION = "cocotb-3"  # 2: the SV track's integrity contract (harness main, nonce, point-set/DUT checks);
+# 3: channel on stdin, no ctypes in the view, frozen guard, policy for attrgetter/partial and getattr(dut, name)
 GUARD_MODULE = "ecov_guard"
 TB_ROOT = "tb"  # the testbench root the DUT hierarchy is renamed under
 MAX_ERRORS = 8
@@ -89,7 +90,7 @@ class CocotbEngine(CachedScorer):
     def cache_key(self, design: Design, testbench: str, seed: int) -> str:
         payload = {"design": design.to_dict(), "tb": testbench, "seed": seed, "tb_lang": "cocotb",
                    "backend": self.builder.fingerprint(), "scoring": SCORING_VERSION,
-                   "max_uncovered": self.config.max_uncovered}
+                   "max_uncovered": self.config.max_uncovered, **self.trust()}
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
     def _score(self, design: Design, testbench: str, seed: int) -> ScoreResult:
@@ -142,11 +143,11 @@ class CocotbEngine(CachedScorer):
         view = python_view(str(jobs_dir()))
         env = self._env(job, design, seed, view_paths(view))
         # The harness main writes coverage only into a fresh folder outside the job folder, named (with
-        # the nonce) in the environment it wipes before Python starts (integrity.new_run_dir).
+        # the nonce) on its standard input, read before Python starts (integrity.new_run_dir).
         # ``rw_paths`` shows it at its own path: the guard keeps Python from the mount table and the listing.
         ran, got = run_with_out_dir(lambda out, nonce: self.sandbox.run(
             argv, job, cfg.run_limits(), untrusted=True, ro_paths=(str(view),), rw_paths=(str(out),),
-            env={**env, OUT_ENV: str(out), NONCE_ENV: nonce}))
+            env=env, stdin=main_input(out, nonce)))
         # Paths of this job and of the Python view differ between runs: the log must not.
         out = clean_log(ran.output).replace(str(job) + "/", "").replace(str(job), ".").replace(str(view), "<python>")
         status, errors = OK, []

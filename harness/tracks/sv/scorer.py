@@ -37,11 +37,12 @@ from ecov.harness.sandbox.base import Limits, ProcResult, Sandbox, make_sandbox
 from ecov.harness.sim import coverage as cov
 from ecov.harness.sim import integrity
 from ecov.harness.sim.jobfiles import write_design
-from ecov.harness.sim.rules import Violation, check_design, module_names
-from ecov.harness.sim.verilator import BuildOptions, VerilatorBackend, find_top
+from ecov.harness.sim.rules import RULES_VERSION, Violation, check_design, module_names
+from ecov.harness.sim.verilator import GENERATED_CODE, BuildOptions, VerilatorBackend, find_top
 
 # Bump when anything that changes figures for the same inputs changes (parsing, aggregation, flags).
-SCORING_VERSION = "5"  # 3: --flatten; 4: integrity layer (rules, harness main, point-set/DUT checks); 5: #() copies
+SCORING_VERSION = "6"  # 3: --flatten; 4: integrity layer (rules, harness main, point-set/DUT checks); 5: #() copies;
+# 6: integrity round 3 (DUT-output writes, parameter overrides, generated-C++ check, channel on stdin)
 TB_FILE = "testbench.sv"
 MAX_ERRORS = 12
 
@@ -88,9 +89,14 @@ class CachedScorer:
     def isolation(self) -> str:
         return self.sandbox.name
 
+    def trust(self) -> dict:
+        """What a cached result's trust depends on: part of every cache key (a hit never relabels it)."""
+        return {"sandbox": self.sandbox.name, "isolated": self.sandbox.isolated}
+
     def score(self, design: Design, testbench: str, seed: int = 1) -> ScoreResult:
         start = time.monotonic()
-        result = self._score(design, testbench, seed)
+        # A UTF-8 byte order mark is an encoding detail of the file the testbench came from, not text.
+        result = self._score(design, testbench.removeprefix("\ufeff"), seed)
         result.seconds = round(time.monotonic() - start, 3)
         return result
 
@@ -120,8 +126,8 @@ class CachedScorer:
             try:
                 hit = ScoreResult.from_dict(json.loads(path.read_text()))
                 hit.cached = True
-                hit.isolation = self.isolation
-                hit.isolated = self.sandbox.isolated
+                if (hit.isolation, hit.isolated) != (self.isolation, self.sandbox.isolated):
+                    return None  # computed under another sandbox: never relabelled, computed again
                 return hit
             except (json.JSONDecodeError, TypeError, KeyError):
                 path.unlink(missing_ok=True)
@@ -147,7 +153,9 @@ class Engine(CachedScorer):
             "seed": seed,
             "backend": self.backend.fingerprint(),
             "scoring": SCORING_VERSION,
+            "rules": RULES_VERSION,
             "max_uncovered": self.config.max_uncovered,
+            **self.trust(),
         }
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
@@ -169,12 +177,13 @@ class Engine(CachedScorer):
     def lookup(self, design: Design, testbench: str, seed: int = 1) -> ScoreResult | None:
         """The result without building: a rule rejection or a score-cache hit; None when the testbench
         must be built and run. (ecov.harness.scoring.executor asks this before sending a job to another machine.)"""
+        testbench = testbench.removeprefix("\ufeff")
         rejected, _ = self._rules(self._base(design, seed), design, testbench)
         return rejected or self._cache_hit(self.cache_key(design, testbench, seed))
 
     def remember(self, design: Design, testbench: str, seed: int, result: ScoreResult) -> None:
         """Cache a result computed elsewhere (a Ray worker with the same backend) under this engine's key."""
-        self._store(self.cache_key(design, testbench, seed), result)
+        self._store(self.cache_key(design, testbench.removeprefix("\ufeff"), seed), result)
 
     def _build_and_run(self, design: Design, testbench: str, seed: int, base: ScoreResult,
                        deferred: list[Violation] | None = None) -> ScoreResult:
@@ -201,6 +210,11 @@ class Engine(CachedScorer):
                 return replace(base, status=INFRA_ERROR, errors=[f"harness failure while building: {exc}"])
             warnings = _warnings(built.log)
             base.phases = dict(built.phases)
+            if not built.ok and built.stage == GENERATED_CODE:
+                return replace(base, status=REJECTED, errors=[
+                    "rule 'generated-code': the C++ Verilator generated from the testbench holds code it did not "
+                    "write (testbench text copied unescaped into the model; see docs/scoring.md, Threat model): "
+                    + _relative(built.log, job)[:600]], warnings=warnings)
             if not built.ok:
                 errors = _compile_errors(built.log, job) or [_relative(built.log[-2000:], job) or built.stage + " failed"]
                 log_tail = _relative(built.log[-3000:], job)
@@ -246,7 +260,7 @@ class Engine(CachedScorer):
         result = replace(base, status=status, errors=errors, warnings=warnings, log_tail=out[-3000:])
         if status not in (OK, NO_FINISH):
             return result
-        problem = coverage_problem(got, design)
+        problem = coverage_problem(got, design) or self._canonical_problem(got, design)
         if problem is not None:
             return replace(result, status=REJECTED, errors=[str(problem)])
         missing = None
@@ -256,6 +270,51 @@ class Engine(CachedScorer):
                        f"(top-level instances found: {found}); coverage counts only that instance")
         attach_coverage(result, got.coverage, design, cfg.max_uncovered, missing)
         return result
+
+
+    def _canonical_problem(self, got: integrity.RunOutput, design: Design) -> integrity.IntegrityError | None:
+        """When Verilator built a parameterized copy of the DUT (a ``#(...)`` was given), its points must
+        equal those of the task's canonical build (the rules already refuse changed values; this is the
+        check on what Verilator actually built)."""
+        own = {p.module for p in got.coverage if cov.relative_instance(p.hier) == design.instance}
+        if not own or own == {design.top}:
+            return None
+        problem = None
+        for params in ((), *design.params):  # the defaults, then each parameter set the task allows
+            canonical = self.canonical_points(design, params)
+            if canonical is None:
+                problem = problem or integrity.IntegrityError(
+                    "dut-identity", "the task's canonical build failed: the DUT's point set cannot be checked")
+                continue
+            problem = integrity.check_canonical(got.coverage, design.instance, canonical)
+            if problem is None:
+                return None
+        return problem
+
+    def canonical_points(self, design: Design, params: tuple[tuple[str, str], ...] = ()) -> list[list] | None:
+        """The DUT's point signature in the task's canonical build (the design alone under
+        ``<top>.<instance>``, with its defaults or one parameter set the task allows), built once per design,
+        parameter set and backend, and kept under the cache."""
+        key = hashlib.sha256(json.dumps({"design": design.to_dict(), "params": params,
+                                         "backend": self.backend.fingerprint(), "scoring": SCORING_VERSION},
+                                        sort_keys=True).encode()).hexdigest()
+        path = self.cache_root / "canonical" / key[:2] / f"{key}.json"
+        if path.exists():
+            return json.loads(path.read_text())
+        assign = f" #({', '.join(f'.{k}({v})' for k, v in params)})" if params else ""
+        tb = f"module ecov_canonical;\n  {design.top}{assign} {design.instance} ();\nendmodule\n"
+        with job_folder("canon-", self.config.keep_jobs) as job:
+            sources = _write_job(job, design, tb)
+            built = self.backend.build(job, sources, "ecov_canonical", self.config.build_limits(), tb_file=TB_FILE)
+            if not built.ok:
+                return None
+            ran, got = run_with_out_dir(lambda out, nonce: self.backend.run(job, 1, self.config.run_limits(), out,
+                                                                            nonce))
+        if not got.points:
+            return None
+        signature = integrity.point_signature(got.points, design.instance)
+        write_text_atomic(path, json.dumps(signature))
+        return signature
 
 
 def _legal(run: contract_bind.ContractRun, meta, got: integrity.RunOutput, design: Design,
