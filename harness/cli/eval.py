@@ -18,6 +18,7 @@ from pathlib import Path
 import click
 
 from ecov.harness.benchmark.store import EMBEDDED, TaskSelectionError, select_tasks
+from ecov.harness.cli.inputs import EXIT_INFRA, describe_os_error, writable_folder
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, PROTOCOLS
 from ecov.harness.loop.agent import AGENTS, MODES
 from ecov.harness.scoring.executor import executor_from_options, executor_options
@@ -46,6 +47,8 @@ def default_out(model: str, mode: str, agent: str, benchmark: str, protocol: str
 
 
 def _load_tasks(benchmark: str, split: str, task_ids: tuple[str, ...], limit: int | None):
+    if benchmark == EMBEDDED and split != "test":
+        raise click.BadParameter(f"{EMBEDDED} has one split, 'test'; not {split!r}", param_hint="--split")
     try:
         return select_tasks(benchmark, split, task_ids, limit)
     except TaskSelectionError as e:
@@ -134,7 +137,7 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
         suffix = {"path": str(instructions_suffix), "sha256": hashlib.sha256(text.encode()).hexdigest()}
     llm = _get_model(model, api_base=api_base, temperature=temperature, top_p=top_p, max_tokens=max_tokens,
                      cache_dir=cache_dir, max_retries=max_retries, replay_run=replay_run)
-    out = out or default_out(model, mode, agent, benchmark, protocol, tb_lang)
+    out = writable_folder(out or default_out(model, mode, agent, benchmark, protocol, tb_lang), "--out")
     rounds = 1 if mode == "direct" else (max_rounds or PROTOCOLS[protocol].rounds)
     config = RunConfig(
         model=model, mode=mode, agent=agent if mode == "agentic" else "direct", benchmark=benchmark,
@@ -165,6 +168,10 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
                            concurrency=concurrency, progress=not no_progress)
     except RunMismatch as e:
         raise click.UsageError(str(e)) from None
+    except OSError as e:  # a full disk, a folder made read-only mid-run: the harness's failure, not a score
+        click.echo(f"Error: cannot write the run folder {out}: {describe_os_error(e)}. Finished samples are "
+                   "kept: fix that and run the same command again to resume.", err=True)
+        sys.exit(EXIT_INFRA)
     finally:
         scorer.close()
     click.echo(format_summary(outcome.summary))
