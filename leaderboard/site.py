@@ -28,6 +28,8 @@ from typing import Any
 
 import jinja2
 
+from ecov.harness.benchmark.spec import display_order, get_benchmark
+from ecov.harness.benchmark.store import load_benchmark
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL
 from ecov.harness.core.records import ALL_METRICS, ScoreResult
 from ecov.harness.core.run_folder import RoundRecord
@@ -52,7 +54,6 @@ from ecov.leaderboard.verify import DIFFERS, FAILED, VERIFIED, Verification, rea
 HERE = Path(__file__).parent
 PAPER_RESULTS = HERE / "paper_results.json"
 # The paper's headline benchmark first, then the others, then anything else by name.
-BENCH_ORDER = {"cvdp-ecov": 0, "autoeval-ecov": 1, "ecov-embedded": 2}
 MODE_ORDER = {"agentic": 0, "direct": 1, "agentic · cocotb": 2, "direct · cocotb": 3}
 MAX_DIFF_LINES = 400
 TABLE_FORMATS = ("csv", "parquet")
@@ -84,9 +85,8 @@ def benchmark_info(benchmark: str) -> BenchmarkInfo:
     rec = load_random_baseline(benchmark)
     diff = {t: b.difficulty for t, b in rec.tasks.items() if b.difficulty} if rec else {}
     ids = frozenset(rec.tasks) if rec and rec.tasks else None
-    from ecov.harness.benchmark.store import BUILT, EMBEDDED, load_benchmark
-
-    if benchmark == EMBEDDED or benchmark in BUILT or Path(benchmark).exists():
+    spec = get_benchmark(benchmark)
+    if (spec is not None and (spec.shipped or spec.load is not None)) or Path(benchmark).exists():
         try:
             tasks = load_benchmark(benchmark)
             ids = frozenset(t.id for t in tasks)
@@ -372,7 +372,7 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
         (bench, mode, protocol), es = kv
         info = infos.get(es[0].view.config.benchmark) or BenchmarkInfo()
         # The tables that tell models apart first: those where random stimulus passes the fewest tasks.
-        return (round(info.random_share, 3), BENCH_ORDER.get(bench, len(BENCH_ORDER)), bench,
+        return (round(info.random_share, 3), display_order(bench), bench,
                 MODE_ORDER.get(mode, 9), mode, protocol != DEFAULT_PROTOCOL, protocol)
 
     for (bench, mode, protocol), all_es in sorted(groups.items(), key=order):
@@ -468,6 +468,7 @@ def _board_frame(es: list[Entry], levels: list[str], max_k: int, partial: list[E
                "pass_rate_ci_lo": v.pass_ci[0] if v.pass_ci else None,
                "pass_rate_ci_hi": v.pass_ci[1] if v.pass_ci else None,
                "pass_rate_random_hard": v.random_hard, "random_hard_tasks": v.random_hard_tasks,
+               "pass_rate_legal": v.legal, "legal_tasks": v.legal_tasks,
                **{f"pass_rate_{d}": v.by_difficulty.get(d) for d in levels},
                "avg_overall": v.pct("avg_overall"), "syntax_rate": v.pct("syntax_rate"),
                "pass_at_1": v.pass_at.get(1), f"pass_at_{max_k}": v.pass_at.get(max_k),
