@@ -174,10 +174,14 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
     if model == "builtin/replay" and not replay_run:
         raise click.BadParameter("builtin/replay needs --replay-run RUN_DIR", param_hint="--model")
     tasks = _load_tasks(benchmark, split, task_ids, limit)
+    # The run's identity is the benchmark's content, not the selection: --limit 5 then --limit 6, or a
+    # new --task-id, extends the same folder (docs/evaluation.md); a changed task changes the hash.
+    everything = _load_tasks(benchmark, split, (), None) if (task_ids or limit is not None) else tasks
     suffix = None
     if instructions_suffix is not None:
         text = instructions_suffix.read_text().rstrip("\n")
         tasks = [dataclasses.replace(t, instructions=t.instructions + "\n" + text) for t in tasks]
+        everything = [dataclasses.replace(t, instructions=t.instructions + "\n" + text) for t in everything]
         suffix = {"path": str(instructions_suffix), "sha256": hashlib.sha256(text.encode()).hexdigest()}
     request = request_options(extra_body, extra_headers, price)
     llm = _get_model(model, api_base=api_base, temperature=temperature, top_p=top_p, max_tokens=max_tokens,
@@ -187,7 +191,7 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
     rounds = 1 if mode == "direct" else (max_rounds or PROTOCOLS[protocol].rounds)
     config = RunConfig(
         model=model, mode=mode, agent=agent if mode == "agentic" else "direct", benchmark=benchmark,
-        dataset_hash=dataset_hash(tasks), n_samples=n_samples, max_rounds=rounds,
+        dataset_hash=dataset_hash(everything), n_samples=n_samples, max_rounds=rounds,
         temperature=temperature, top_p=top_p, max_tokens=max_tokens, seed=seed, api_base=api_base,
         split=split, protocol=protocol,
         extra={"workers": workers, "concurrency": concurrency or workers, "sandbox": sandbox,
