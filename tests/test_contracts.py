@@ -14,8 +14,9 @@ import pytest
 from ecov.harness.benchmark.builders.embedded import load_suite
 from ecov.harness.contracts.spec import ContractError, check, design_sha256, parse_meta
 from ecov.harness.core.records import INFRA_ERROR, OK, REJECTED, Contract
+from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.sim.rules import check_testbench
-from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
+from ecov.harness.tracks.sv.scorer import Engine
 
 SUITE = {t.id: t for t in load_suite()}
 WITH_CONTRACT = sorted(t for t, task in SUITE.items() if task.contract is not None)

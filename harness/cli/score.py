@@ -10,8 +10,9 @@ import click
 
 from ecov.harness.core.records import Design, SourceFile
 from ecov.harness.loop.feedback import render_feedback
+from ecov.harness.sandbox.factory import sandbox_names
+from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, track_names
-from ecov.harness.tracks.sv.scorer import EngineConfig
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -23,7 +24,7 @@ from ecov.harness.tracks.sv.scorer import EngineConfig
 @click.option("--seed", default=1, show_default=True, type=int, help="Simulation seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the full result as JSON.")
 @click.option("--sandbox", default="auto", show_default=True,
-              type=click.Choice(["auto", "bwrap", "rlimit", "docker"]))
+              type=click.Choice(sandbox_names()))
 @click.option("--timeout", default=60.0, show_default=True, type=float, help="Simulation wall-clock limit (s).")
 @click.option("--no-cache", is_flag=True, help="Always build and run, never reuse a stored result.")
 @click.option("--tb-lang", type=click.Choice(track_names()), default=DEFAULT_TRACK, show_default=True,

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from ecov.harness.sandbox.base import Limits, ProcResult, Sandbox
+from ecov.harness.sandbox.base import ImagePath, Limits, ProcResult, Sandbox
 from ecov.harness.sim.buildcache import CpuSlots, ObjectCache, Unit, plan_units
 
 COVERAGE_FLAGS = ("--coverage-line", "--coverage-toggle", "--coverage-expr", "--coverage-user")
@@ -164,29 +164,12 @@ class Compiled:
     units: int = 0
 
 
-def find_top(tb_text: str, module_names: list[str]) -> str | None:
-    """The testbench's top: the module it defines that no other of its modules instantiates."""
-    from ecov.harness.sim.rules import strip_comments
-
-    code = strip_comments(tb_text)
-    if not module_names:
-        return None
-    bodies = re.split(r"\bendmodule\b", code)
-    instantiated = set()
-    for name in module_names:
-        for body in bodies:
-            header = re.search(rf"\bmodule\s+{re.escape(name)}\b", body)
-            if header:
-                continue
-            if re.search(rf"(?<![\w.]){re.escape(name)}\s*(#\s*\(|[A-Za-z_]\w*\s*(\(|\[))", body):
-                instantiated.add(name)
-    tops = [n for n in module_names if n not in instantiated]
-    if not tops:
-        return module_names[-1]
-    for preferred in ("tb", "testbench", "top"):
-        if preferred in tops:
-            return preferred
-    return tops[-1] if len(tops) > 1 and tops[-1].endswith("tb") else tops[0]
+def image_paths(cache_root: Path, opt_level: str = "-O0") -> tuple[ImagePath, ...]:
+    """What a sandbox with its own image (docker) must carry for this backend: Verilator's root and the
+    runtime folder, the latter holding this host's runtime (same Verilator, compiler and flags)."""
+    runtime = Runtime(cache_root, opt_level)
+    return (ImagePath(str(verilator_root()), "ECOV_VERILATOR_ROOT"),
+            ImagePath(str(runtime.folder.parent), "ECOV_RUNTIME_DIR", f"{runtime.folder.name}/.complete"))
 
 
 class VerilatorBackend:

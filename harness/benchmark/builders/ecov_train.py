@@ -30,15 +30,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ecov.harness.benchmark.builders.common import (
-    BuildResult,
-    Skipped,
-    SourceError,
-    instantiated_modules,
-    module_names,
-)
+from ecov.harness.benchmark.builders.common import BuildResult, Skipped, SourceError, instantiated_modules
 from ecov.harness.benchmark.overlap import OverlapIndex, design_files, scan
 from ecov.harness.core.records import SourceFile, Target
+from ecov.harness.hdl.text import module_names
 from ecov.harness.tasks import Task
 
 BENCHMARK = "ecov-train"

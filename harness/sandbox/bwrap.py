@@ -1,0 +1,75 @@
+"""The bubblewrap sandbox: every namespace unshared (no network), a read-only /usr, the job folder the
+one writable place, a private /tmp, the simulation as ``nobody``."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+from ecov.harness.registry import register
+from ecov.harness.sandbox.base import ImagePath, Sandbox, open_for_nobody, run_limited
+
+
+def bwrap_available() -> bool:
+    exe = shutil.which("bwrap")
+    if not exe:
+        return False
+    try:
+        probe = subprocess.run(
+            # The mounts BwrapSandbox makes: in a container, /proc may be refused while the rest works.
+            [exe, "--unshare-all", "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin",
+             "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--proc", "/proc",
+             "--dev", "/dev", "/usr/bin/true"],
+            capture_output=True, timeout=20,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return probe.returncode == 0
+
+
+@register("sandbox", "bwrap")
+class BwrapSandbox(Sandbox):
+    name = "bwrap"
+    isolated = True
+    auto_rank = 0  # auto's first choice
+
+    @classmethod
+    def installed(cls) -> bool:
+        return bool(shutil.which("bwrap"))
+
+    @classmethod
+    def create(cls, image_paths: tuple[ImagePath, ...] = ()) -> BwrapSandbox:
+        if not bwrap_available():
+            raise RuntimeError("bubblewrap (bwrap) is not installed or cannot create namespaces here")
+        return cls()
+
+    @classmethod
+    def create_for_auto(cls, image_paths: tuple[ImagePath, ...] = ()) -> BwrapSandbox:
+        if not bwrap_available():
+            raise RuntimeError("bubblewrap is installed but cannot create namespaces here (is it allowed to "
+                               "unshare user namespaces?); fix it, or choose --sandbox docker or --sandbox rlimit (or set "
+                               "ECOV_SANDBOX=rlimit)")
+        return cls()
+
+    def run(self, argv, workdir, limits, *, untrusted, ro_paths=(), rw_paths=(), env=None):
+        wd = str(workdir)
+        cmd = [
+            shutil.which("bwrap") or "bwrap", "--unshare-all", "--die-with-parent", "--new-session",
+            "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib",
+            "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/sbin", "/sbin",
+            "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+        ]
+        if Path("/etc/alternatives").exists():
+            cmd += ["--ro-bind", "/etc/alternatives", "/etc/alternatives"]
+        for p in ro_paths:
+            cmd += ["--ro-bind", p, p]
+        for p in rw_paths:
+            cmd += ["--bind", p, p]
+        cmd += ["--bind", wd, wd, "--chdir", wd, "--"]
+        if untrusted:
+            open_for_nobody(workdir)
+        return run_limited(cmd + argv, workdir, limits, self._env(env), drop_to_nobody=untrusted)
+
+
+__all__ = ["BwrapSandbox", "bwrap_available"]
