@@ -195,7 +195,7 @@ def test_coverage_hierarchy_is_renamed_and_forged_points_do_not_count():
 
 
 def test_guard_refuses_writes_processes_and_native_code(tmp_path):
-    guard = Path(__file__).parents[1] / "harness" / "cocotb" / "guard.py"
+    guard = Path(__file__).parents[1] / "harness" / "tracks" / "cocotb" / "guard.py"
     code = (f"import sys; sys.path.insert(0, {str(guard.parent)!r}); import guard; guard.install()\n"
             "import os, subprocess\nout = []\n"
             "for f in (lambda: open('x.txt', 'w'), lambda: os.system('true'), lambda: subprocess.run(['true']),\n"
