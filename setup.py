@@ -10,5 +10,9 @@ FOLDERS = {"harness": "ecov.harness", "leaderboard": "ecov.leaderboard", "traine
 
 package_dir = dict((name, folder) for folder, name in FOLDERS.items())
 packages = [p for folder, name in FOLDERS.items() for p in [name] + [f"{name}.{s}" for s in find_packages(folder)]]
+# The shipped, built benchmarks (cvdp-ecov, autoeval-ecov) travel inside the package as data, so that a
+# wheel or `pip install .` finds `--benchmark cvdp-ecov` (ecov.harness.benchmark.store.shipped_dir).
+package_dir["ecov.benchmarks"] = "benchmarks"
+packages.append("ecov.benchmarks")
 
 setup(packages=packages, package_dir=package_dir)

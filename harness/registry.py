@@ -26,6 +26,8 @@ ENTRY_POINT_GROUP = "ecov.plugins"
 # here has no built-in plugins beyond what its modules register when they are imported anyway.
 BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
     "track": ("ecov.harness.tracks.sv.track", "ecov.harness.tracks.cocotb.track"),
+    "benchmark": tuple(f"ecov.harness.benchmark.builders.{m}" for m in ("cvdp", "autoeval", "embedded", "ecov_train",
+                                                                       "authors")),
     "sandbox": ("ecov.harness.sandbox.bwrap", "ecov.harness.sandbox.docker", "ecov.harness.sandbox.rlimit"),
 }
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ecov.harness.core.records import Contract, Design, SourceFile, Target
+from ecov.harness.sim.rules import reference_parameters
 
 
 @dataclass
@@ -28,7 +29,11 @@ class Task:
 
     @property
     def design(self) -> Design:
-        return Design(tuple(self.rtl_files), self.dut_module, self.dut_instance, self.contract)
+        """The design under test, with its contract and the parameter values the task's reference
+        testbenches give the DUT (allowed besides its defaults; docs/scoring.md, rule parameter-override)."""
+        params = reference_parameters(tuple(self.rtl_files), self.dut_module, self.dut_instance,
+                                      tuple(f.content for f in self.reference_tbs))
+        return Design(tuple(self.rtl_files), self.dut_module, self.dut_instance, self.contract, params)
 
     def to_dict(self) -> dict[str, Any]:
         return {

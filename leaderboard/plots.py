@@ -146,7 +146,6 @@ def bar_ci_chart(bars: list[tuple[str, float, tuple[float, float] | None]], titl
     def y_of(v: float) -> float:
         return H - MB - (H - MT - MB) * max(0.0, min(v, 100.0)) / 100.0
 
-    legend = []
     for j, (label, v, ci) in enumerate(bars):
         color = PALETTE[j % len(PALETTE)]
         x = ML + j * bw
@@ -159,11 +158,14 @@ def bar_ci_chart(bars: list[tuple[str, float, tuple[float, float] | None]], titl
                         f'<line x1="{cx:.1f}" x2="{cx:.1f}" y1="{lo:.1f}" y2="{hi:.1f}"/>'
                         f'<line x1="{cx - 5:.1f}" x2="{cx + 5:.1f}" y1="{lo:.1f}" y2="{lo:.1f}"/>'
                         f'<line x1="{cx - 5:.1f}" x2="{cx + 5:.1f}" y1="{hi:.1f}" y2="{hi:.1f}"/></g>')
-        body.append(f'<text x="{x + bw / 2:.1f}" y="{H - MB + 14}" text-anchor="middle" class="tick">{j + 1}</text>')
-        legend.append((f"{j + 1}. {label}", color))
+        # The bar is named under itself (cut to the bar's width; the tooltip has the whole name).
+        fit = max(3, int(bw / 5.6))
+        name = label if len(label) <= fit else label[:fit - 1] + "…"
+        body.append(f'<text x="{x + bw / 2:.1f}" y="{H - MB + 14}" text-anchor="middle" class="tick bar-name">'
+                    f'<title>{escape(label)}</title>{escape(name)}</text>')
     body.append(f'<text x="{(ML + W - MR) / 2}" y="{H - 6}" text-anchor="middle" class="axis-label">'
                 'error bars: 95% bootstrap interval over tasks</text>')
-    return _frame(title, body, legend)
+    return _frame(title, body)
 
 
 def _heat_color(v: float) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import re
 import shutil
 from collections import defaultdict
@@ -27,6 +28,8 @@ from typing import Any
 
 import jinja2
 
+from ecov.harness.benchmark.spec import display_order, get_benchmark
+from ecov.harness.benchmark.store import load_benchmark
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL
 from ecov.harness.core.records import ALL_METRICS, ScoreResult
 from ecov.harness.core.run_folder import RoundRecord
@@ -34,6 +37,7 @@ from ecov.harness.evaluation.baseline import RandomBaseline, load_random_baselin
 from ecov.harness.evaluation.tables import to_frame, write_frame
 from ecov.harness.tracks.base import get_track
 from ecov.leaderboard import plots
+from ecov.leaderboard.ranking import Standing, standing
 from ecov.leaderboard.stats import RunView, difficulty_levels, group_rounds, histogram, run_view
 from ecov.leaderboard.submission import (
     RUN_FILES,
@@ -50,7 +54,6 @@ from ecov.leaderboard.verify import DIFFERS, FAILED, VERIFIED, Verification, rea
 HERE = Path(__file__).parent
 PAPER_RESULTS = HERE / "paper_results.json"
 # The paper's headline benchmark first, then the others, then anything else by name.
-BENCH_ORDER = {"cvdp-ecov": 0, "autoeval-ecov": 1, "ecov-embedded": 2}
 MODE_ORDER = {"agentic": 0, "direct": 1, "agentic · cocotb": 2, "direct · cocotb": 3}
 MAX_DIFF_LINES = 400
 TABLE_FORMATS = ("csv", "parquet")
@@ -62,6 +65,15 @@ class BenchmarkInfo:
 
     difficulty: dict[str, str] = field(default_factory=dict)
     baseline: RandomBaseline | None = None
+    task_ids: frozenset[str] | None = None  # the full task set: only runs over all of it are ranked
+    targets: dict[str, list[Any]] = field(default_factory=dict)  # task id -> its Targets, for task pages
+
+    @property
+    def random_share(self) -> float:
+        """The share of tasks builtin/random passes (1.0 when unknown): low means the table discriminates."""
+        if not self.baseline or not self.baseline.tasks:
+            return 1.0
+        return 1.0 - len(self.baseline.random_hard) / len(self.baseline.tasks)
 
     @property
     def hard(self) -> set[str] | None:
@@ -72,15 +84,19 @@ def benchmark_info(benchmark: str) -> BenchmarkInfo:
     """Difficulty from the random-baseline record, else from the benchmark itself when it is local."""
     rec = load_random_baseline(benchmark)
     diff = {t: b.difficulty for t, b in rec.tasks.items() if b.difficulty} if rec else {}
-    if not diff:
-        from ecov.harness.benchmark.store import EMBEDDED, load_benchmark
-
-        if benchmark == EMBEDDED or Path(benchmark).exists():
-            try:
-                diff = {t.id: t.difficulty for t in load_benchmark(benchmark) if t.difficulty}
-            except Exception:  # noqa: BLE001 - difficulty columns are optional
-                diff = {}
-    return BenchmarkInfo(diff, rec)
+    ids = frozenset(rec.tasks) if rec and rec.tasks else None
+    spec = get_benchmark(benchmark)
+    if (spec is not None and (spec.shipped or spec.load is not None)) or Path(benchmark).exists():
+        try:
+            tasks = load_benchmark(benchmark)
+            ids = frozenset(t.id for t in tasks)
+            diff = diff or {t.id: t.difficulty for t in tasks if t.difficulty}
+            targets = {t.id: list(t.targets) for t in tasks}
+        except Exception:  # noqa: BLE001 - a benchmark this build cannot load: its runs are not ranked
+            targets = {}
+    else:
+        targets = {}
+    return BenchmarkInfo(diff, rec, ids, targets)
 
 
 def write_tables(df, base: Path) -> list[str]:
@@ -105,6 +121,7 @@ class Entry:
     mark: Mark
     verification: Verification | None
     tasks: list[dict[str, Any]] = field(default_factory=list)
+    standing: Standing = field(default_factory=lambda: Standing(False, "not checked"))
 
     @property
     def benchmark(self) -> str:
@@ -204,6 +221,8 @@ def _env() -> jinja2.Environment:
     env.filters["num"] = lambda v: "–" if v is None else f"{int(v):,}"
     env.filters["money"] = lambda v: "–" if not v else f"{float(v):.4f}" if v < 1 else f"{float(v):.2f}"
     env.filters["size"] = lambda v: "–" if v is None else f"{float(v):g}"
+    env.globals["repo_url"] = ""
+    env.globals["local"] = ""  # the run folder's name when the page is an ecov-eval view, not the site
     return env
 
 
@@ -218,7 +237,20 @@ def _write(path: Path, text: str) -> None:
     path.write_text(text)
 
 
-def _task_pages(env: jinja2.Environment, entry: Entry, sub_dir: Path) -> None:
+def target_rows(targets: list[Any], recs: list[RoundRecord]) -> list[dict[str, Any]]:
+    """Each target of the task beside what the sample's last scored round reached: why it passed or not."""
+    last = next((r for r in reversed(recs) if r.result.get("status")), None)
+    res = ScoreResult.from_dict(last.result) if last else None
+    rows = []
+    for t in targets:
+        got = res.metric_percent(t.instance, t.metric) if res is not None and res.ran else None
+        rows.append({"instance": t.instance, "metric": t.metric, "percent": t.percent, "reached": got,
+                     "met": got is not None and got >= t.percent})
+    return rows
+
+
+def _task_pages(env: jinja2.Environment, entry: Entry, sub_dir: Path, targets: dict[str, list[Any]] | None = None,
+                root: str = "../../../") -> None:
     rounds = group_rounds(entry.sub.run.rounds())
     by_task: dict[str, list[tuple[int, list[RoundRecord]]]] = defaultdict(list)
     for (task_id, sample), recs in rounds.items():
@@ -239,7 +271,8 @@ def _task_pages(env: jinja2.Environment, entry: Entry, sub_dir: Path) -> None:
                 prev = rec.testbench or prev
             rec_s = samples.get((task_id, sample))
             sample_views.append({"sample": sample, "rounds": views, "record": rec_s,
-                                 "finished": rec_s is not None})
+                                 "finished": rec_s is not None,
+                                 "targets": target_rows((targets or {}).get(task_id, []), recs)})
         row = dict(per_task.get(task_id) or {})
         t = entry.view.tasks
         known = t is not None and task_id in t.index
@@ -248,7 +281,7 @@ def _task_pages(env: jinja2.Environment, entry: Entry, sub_dir: Path) -> None:
                    random_hard=bool(t.loc[task_id, "random_hard"]) if known else False)
         entry.tasks.append(row)
         _write(sub_dir / "t" / f"{page}.html",
-               env.get_template("task.html.j2").render(root="../../../", entry=entry, task_id=task_id,
+               env.get_template("task.html.j2").render(root=root, entry=entry, task_id=task_id,
                                                        samples=sample_views))
 
 
@@ -261,9 +294,10 @@ def _entry(folder: Path, env: jinja2.Environment, out: Path, infos: dict[str, Be
         info = infos[config.benchmark]
         view = run_view(config, sub.run.samples(), info.difficulty, info.hard)
         ver = read_verification(sub.verification_path) if sub.verification_path.exists() else None
-        entry = Entry(sub.name, sub, view, verification_mark(ver, run_digest(sub.run_dir)), ver)
+        entry = Entry(sub.name, sub, view, verification_mark(ver, run_digest(sub.run_dir)), ver,
+                      standing=standing(config, view.samples, info.task_ids))
         sub_dir = out / "s" / sub.name
-        _task_pages(env, entry, sub_dir)
+        _task_pages(env, entry, sub_dir, info.targets)
         data = sub_dir / "data"
         data.mkdir(parents=True, exist_ok=True)
         for name in RUN_FILES:
@@ -275,10 +309,7 @@ def _entry(folder: Path, env: jinja2.Environment, out: Path, infos: dict[str, Be
         write_tables(to_frame(sub.run), data / "rounds")
         if sub.verification_path.exists():
             shutil.copy2(sub.verification_path, data / "verification.json")
-        charts = {
-            "by_round": plots.line_chart([(sub.meta.model, view.pass_by_round)], "Pass rate by round"),
-            "coverage": plots.histogram_chart(histogram(view.coverages), "Coverage distribution (final round)"),
-        }
+        charts = run_charts(sub.meta.model, view)
         _write(sub_dir / "index.html",
                env.get_template("submission.html.j2").render(root="../../", entry=entry, charts=charts))
         if ver is not None:
@@ -287,9 +318,33 @@ def _entry(folder: Path, env: jinja2.Environment, out: Path, infos: dict[str, Be
         return entry
 
 
-def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RESULTS) -> BuildReport:
+def repository_url() -> str:
+    """The source repository to link from every page: $ECOV_REPO_URL, else the one GitHub Actions builds."""
+    if os.environ.get("ECOV_REPO_URL"):
+        return os.environ["ECOV_REPO_URL"]
+    if os.environ.get("GITHUB_REPOSITORY"):
+        return f"{os.environ.get('GITHUB_SERVER_URL', 'https://github.com')}/{os.environ['GITHUB_REPOSITORY']}"
+    return ""
+
+
+def run_charts(model: str, view: RunView) -> list[str]:
+    """A run's own charts, each only when it has something to show; titles name track, protocol and n."""
+    c = view.config
+    tag = f"{c.mode} · {getattr(c, 'tb_lang', 'sv')} · {c.protocol} · n={c.n_samples}"
+    charts = []
+    if len(view.pass_by_round) > 1:
+        charts.append(plots.line_chart([(model, view.pass_by_round)], f"Pass rate by round ({tag})"))
+    if view.coverages:
+        charts.append(plots.histogram_chart(histogram(view.coverages), f"Final coverage per sample ({tag})"))
+    return charts
+
+
+def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RESULTS,
+               repo_url: str | None = None) -> BuildReport:
     submissions, out = Path(submissions), Path(out)
+    repo_url = repository_url() if repo_url is None else repo_url
     env = _env()
+    env.globals["repo_url"] = repo_url
     report = BuildReport(out)
     out.mkdir(parents=True, exist_ok=True)
     if (out / "s").exists():
@@ -312,35 +367,56 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
         mode = e.view.config.mode + get_track(getattr(e.view.config, "tb_lang", None)).table_suffix
         groups[(e.benchmark, mode, e.protocol)].append(e)
     tables = []
-    for (bench, mode, protocol), es in sorted(groups.items(), key=lambda kv: (
-            BENCH_ORDER.get(kv[0][0], len(BENCH_ORDER)), kv[0][0], MODE_ORDER.get(kv[0][1], 9), kv[0][1],
-            kv[0][2] != DEFAULT_PROTOCOL, kv[0][2])):
-        es.sort(key=lambda e: (-e.view.pct("pass_rate"), -e.view.pct("avg_overall"), e.name))
-        max_k = max(e.view.max_k for e in es)
-        rounds_chart = plots.line_chart([(e.sub.meta.model, e.view.pass_by_round) for e in es[:8]],
-                                        f"{bench} · {mode}: pass rate by round")
-        size_chart = plots.scatter_chart([(e.sub.meta.size_b or 0, e.view.pct("pass_rate"), e.sub.meta.model)
-                                          for e in es], f"{bench} · {mode}: pass rate against model size")
-        cov_chart = plots.histogram_chart(histogram([c for e in es for c in e.view.coverages]),
-                                          f"{bench} · {mode}: coverage distribution, all samples")
+
+    def order(kv):
+        (bench, mode, protocol), es = kv
+        info = infos.get(es[0].view.config.benchmark) or BenchmarkInfo()
+        # The tables that tell models apart first: those where random stimulus passes the fewest tasks.
+        return (round(info.random_share, 3), display_order(bench), bench,
+                MODE_ORDER.get(mode, 9), mode, protocol != DEFAULT_PROTOCOL, protocol)
+
+    for (bench, mode, protocol), all_es in sorted(groups.items(), key=order):
+        all_es.sort(key=lambda e: (-e.view.pct("pass_rate"), -e.view.pct("avg_overall"), e.name))
+        # Only runs over the whole task set under the protocol's settings get a rank (leaderboard/ranking.py).
+        es = [e for e in all_es if e.standing.ranked]
+        partial = [e for e in all_es if not e.standing.ranked]
+        max_k = max(e.view.max_k for e in all_es)
+        track = getattr(all_es[0].view.config, "tb_lang", "sv")
+        ns = sorted({e.view.config.n_samples for e in all_es})
+        # Every figure names its track, protocol and n: a chart may be seen on its own.
+        label = f"{bench} {all_es[0].view.config.mode} · {track} · {protocol} · n={'/'.join(map(str, ns))}"
+        charts = []
+        if es:
+            charts.append(plots.bar_ci_chart([(e.sub.meta.model, e.view.pct("pass_rate"), e.view.pass_ci)
+                                              for e in es[:8]], f"{label}: pass rate, 95% interval"))
+            if any(len(e.view.pass_by_round) > 1 for e in es):
+                charts.append(plots.line_chart([(e.sub.meta.model, e.view.pass_by_round) for e in es[:8]],
+                                               f"{label}: pass rate by round"))
+            covs = [c for e in es for c in e.view.coverages]
+            if covs:
+                charts.append(plots.histogram_chart(histogram(covs), f"{label}: final coverage, all samples"))
+            sized = [(e.sub.meta.size_b, e.view.pct("pass_rate"), e.sub.meta.model) for e in es if e.sub.meta.size_b]
+            if len(sized) >= 2:  # one point or none is not a trend
+                charts.append(plots.scatter_chart(sized, f"{label}: pass rate against model size"))
         # The protocol joins the id only where a (benchmark, mode) has boards of several protocols.
         shared = sum(1 for (b, m, _) in groups if (b, m) == (bench, mode)) > 1
         tid = slug(f"{bench}-{mode}-{protocol}" if shared else f"{bench}-{mode}")
-        info = infos.get(es[0].view.config.benchmark) or BenchmarkInfo()
-        levels = difficulty_levels({d for e in es for d in e.view.by_difficulty})
-        pass_chart = plots.bar_ci_chart([(e.sub.meta.model, e.view.pct("pass_rate"), e.view.pass_ci)
-                                         for e in es[:8]], f"{bench} · {mode}: pass rate, 95% interval")
-        heat, heat_df = _heatmap(es, info, f"{bench} · {mode}: final coverage per task")
-        board = _board_frame(es, levels, max_k)
+        info = infos.get(all_es[0].view.config.benchmark) or BenchmarkInfo()
+        levels = difficulty_levels({d for e in all_es for d in e.view.by_difficulty})
+        heat, heat_df = _heatmap(es or all_es, info, f"{label}: final coverage per task")
+        board = _board_frame(es, levels, max_k, partial)
         files = write_tables(board, out / "tables" / tid) + write_tables(heat_df, out / "tables" / f"{tid}-tasks")
-        tables.append({"id": tid, "benchmark": bench, "mode": mode, "protocol": protocol, "entries": es, "levels": levels,
-                       "max_k": max_k, "charts": [pass_chart, rounds_chart, cov_chart, size_chart],
-                       "heatmap": heat, "files": files, "baseline": info.baseline,
+        tables.append({"id": tid, "benchmark": bench, "mode": mode, "protocol": protocol, "track": track,
+                       "label": label, "entries": es, "partial": partial, "levels": levels,
+                       "max_k": max_k, "ns": ns,
+                       "charts": charts, "heatmap": heat, "files": files, "baseline": info.baseline,
+                       "tasks_total": len(info.task_ids) if info.task_ids else None,
+                       "random_share": info.random_share if info.baseline else None,
                        "hard": sorted(info.hard) if info.hard is not None else None})
         report.tables.append(f"{bench}/{mode}/{protocol}")
 
     _write(out / "index.html", env.get_template("index.html.j2").render(
-        root="", tables=tables, paper=load_paper_results(paper), skipped=report.skipped,
+        root="", tables=tables, paper=load_paper_results(paper), skipped=report.skipped, repo_url=repo_url,
         types=sorted({e.sub.meta.type for e in entries})))
     static = out / "static"
     static.mkdir(exist_ok=True)
@@ -378,12 +454,13 @@ def _heatmap(es: list[Entry], info: BenchmarkInfo, title: str):
     return svg, pd.DataFrame(rows, columns=cols)
 
 
-def _board_frame(es: list[Entry], levels: list[str], max_k: int):
-    """The leaderboard table as the site shows it, one row per submission."""
+def _board_frame(es: list[Entry], levels: list[str], max_k: int, partial: list[Entry] = ()):
+    """The leaderboard table as the site shows it, one row per submission: ranked ones, then the partial
+    ones with no rank and the reason."""
     import pandas as pd
 
     rows = []
-    for rank, e in enumerate(es, 1):
+    for rank, e in [*enumerate(es, 1), *((None, p) for p in partial)]:
         v = e.view
         row = {"rank": rank, "submission": e.name, "model": e.sub.meta.model, "type": e.sub.meta.type,
                "size_b": e.sub.meta.size_b, "benchmark": e.benchmark, "mode": v.config.mode,
@@ -391,16 +468,19 @@ def _board_frame(es: list[Entry], levels: list[str], max_k: int):
                "pass_rate_ci_lo": v.pass_ci[0] if v.pass_ci else None,
                "pass_rate_ci_hi": v.pass_ci[1] if v.pass_ci else None,
                "pass_rate_random_hard": v.random_hard, "random_hard_tasks": v.random_hard_tasks,
+               "pass_rate_legal": v.legal, "legal_tasks": v.legal_tasks,
                **{f"pass_rate_{d}": v.by_difficulty.get(d) for d in levels},
                "avg_overall": v.pct("avg_overall"), "syntax_rate": v.pct("syntax_rate"),
                "pass_at_1": v.pass_at.get(1), f"pass_at_{max_k}": v.pass_at.get(max_k),
                "tasks": v.summary.get("tasks"), "samples": v.summary.get("samples"),
                "tokens_per_sample": v.tokens_per_sample, "cost": v.pct("cost"), "verified": e.mark.state,
-               "date": e.sub.meta.date}
+               "date": e.sub.meta.date, "ranked": e.standing.ranked, "not_ranked_because": e.standing.reason,
+               "track": getattr(v.config, "tb_lang", "sv"), "protocol": v.config.protocol, "n": v.config.n_samples}
         rows.append(row)
     df = pd.DataFrame(rows)
-    text = {"submission", "model", "type", "benchmark", "mode", "agent", "verified", "date"}
+    text = {"submission", "model", "type", "benchmark", "mode", "agent", "verified", "date", "ranked",
+            "not_ranked_because", "track", "protocol"}
     for c in df.columns:
         if c not in text:  # None (no value) becomes NaN, so csv and parquet read back the same
-            df[c] = pd.to_numeric(df[c]).astype(float if c != "rank" else int)
+            df[c] = pd.to_numeric(df[c]).astype(float if c != "rank" or partial else int)
     return df

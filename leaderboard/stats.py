@@ -42,6 +42,17 @@ class RunView:
         return float(self.summary.get(key) or 0.0)
 
     @property
+    def legal(self) -> float | None:
+        """Legal pass % (issue 22) over the run's tasks with an interface contract; None when it has none
+        (or the samples predate contracts)."""
+        lg = self.summary.get("legal") or {}
+        return float(lg.get("pass_rate") or 0.0) if lg.get("tasks") else None
+
+    @property
+    def legal_tasks(self) -> int:
+        return int((self.summary.get("legal") or {}).get("tasks") or 0)
+
+    @property
     def pass_at(self) -> dict[int, float]:
         out = {}
         for k, v in (self.summary.get("pass_at_k") or {}).items():

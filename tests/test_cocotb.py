@@ -87,7 +87,7 @@ def engine() -> CocotbEngine:
     ("exec('x = 1')", "forbidden-builtin"),
     ("__import__('os')", "forbidden-builtin"),
     ("g = globals()", "forbidden-builtin"),
-    ("x = getattr(dut, 'u_' + 'fifo')", "computed-attribute"),
+    ("x = getattr(dut.u_fifo, 'u_' + 'x')", "computed-attribute"),
     ("x = getattr(dut, '_id')", "computed-attribute"),
     ("x = (1).__class__", "dunder-access"),
     ("x = dut._id('count', extended=False)", "private-access"),

@@ -13,9 +13,19 @@ import pytest
 
 from ecov.harness.benchmark.builders.embedded import load_suite
 from ecov.harness.contracts.spec import ContractError, check, design_sha256, parse_meta
-from ecov.harness.core.records import INFRA_ERROR, OK, REJECTED, Contract
+from ecov.harness.core.records import INFRA_ERROR, OK, REJECTED, Contract, ScoreResult
+from ecov.harness.core.run_folder import RoundRecord
+from ecov.harness.core.state import sample_from_rounds
+from ecov.harness.evaluation.metrics import summarize
+from ecov.harness.evaluation.report import format_summary
+from ecov.harness.loop.feedback import render_eda_feedback, render_feedback
+from ecov.harness.models import get_model
+from ecov.harness.models.base import ModelRequest
+from ecov.harness.models.legal_random import ConstraintError, legalize_block
+from ecov.harness.parse import fenced_blocks
 from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.sim.rules import check_testbench
+from ecov.harness.tracks.sv.prompts import build_messages
 from ecov.harness.tracks.sv.scorer import Engine
 
 SUITE = {t.id: t for t in load_suite()}
@@ -145,3 +155,108 @@ def test_shipped_contract_calibrates(engine, task_id):
         assert r.meets_legal(task.targets)
         plain = engine.score(replace(task.design, contract=None), tb.content)
         assert plain.coverage == r.coverage and plain.uncovered == r.uncovered
+
+
+# One injected block per rule a shipped embedded contract holds: the reference, plus stimulus that breaks
+# that rule once. Each must be caught with the rule's name and ports, the paper figures left as they are.
+BREAKS = {
+    ("dm_cache", "rvalid_without_read"):
+        "initial begin wait (rst_n); repeat (2) @(posedge clk); #1 mem_rvalid = 1; @(posedge clk); #1 mem_rvalid = 0; end",
+    ("i2c_target", "lines_stable_4_cycles"):
+        "initial begin wait (rst_n); repeat (3) @(posedge clk); scl = 0; @(posedge clk); scl = 1; end",
+    ("uart", "div_changes_between_frames"):
+        "initial begin wait (rst_n); @(negedge tx_ready); repeat (3) @(posedge clk); div = div + 8'd1; end",
+}
+
+
+def test_every_embedded_rule_has_a_breaking_testbench():
+    rules = {(t, r.name) for t in WITH_CONTRACT for r in check(SUITE[t].contract, SUITE[t].design).rules}
+    assert rules == set(BREAKS)
+
+
+@pytest.mark.parametrize("task_id, rule", sorted(BREAKS))
+def test_breaking_a_rule_once_is_caught_by_name(engine, task_id, rule):
+    task = SUITE[task_id]
+    ref = task.reference_tbs[0].content
+    cut = ref.rindex("endmodule")
+    tb = ref[:cut] + "  " + BREAKS[(task_id, rule)] + "\n" + ref[cut:]
+    r = engine.score(task.design, tb)
+    assert r.status == OK, r.errors
+    v = r.legal["violation"]
+    assert v is not None and v["rule"] == rule, r.legal
+    meta = check(task.contract, task.design)
+    assert v["ports"] == list(meta.rule(rule).ports) and v["time_ns"] > 0
+    assert r.legal["overall"] <= r.overall
+
+
+def _round(task: str, r: int, passed: bool, legal: bool | None, overall: float, legal_overall: float) -> RoundRecord:
+    res = ScoreResult(status=OK, instance="u", coverage={"u": {"overall": {"percent": overall}}}, overall=overall)
+    if legal is not None:
+        res.legal = {"overall": legal_overall, "violation": None if legal else {"rule": "r"}}
+    return RoundRecord(task_id=task, sample=0, round=r, prompt_hash="", response="", testbench="tb", parse_error="",
+                       feedback="", result=res.to_dict(), passed=passed, legal_passed=legal)
+
+
+def test_summary_legal_counts_only_contract_tasks_per_round():
+    samples = [
+        sample_from_rounds("a", 0, [_round("a", 0, True, False, 99, 10)]),                    # passes, illegal
+        sample_from_rounds("b", 0, [_round("b", 0, False, False, 50, 5),
+                                    _round("b", 1, True, True, 99, 99)]),                    # legal at round 1
+        sample_from_rounds("c", 0, [_round("c", 0, True, None, 99, 0)]),                      # no contract
+    ]
+    s = summarize(samples, 2)
+    lg = s["legal"]
+    assert lg["tasks"] == 2 and lg["samples"] == 2 and lg["samples_passed"] == 1
+    assert lg["pass_rate"] == 50.0 and lg["paper_pass_rate"] == 100.0 and lg["samples_violating"] == 1
+    assert [r["pass_rate"] for r in lg["per_round"]] == [0.0, 50.0]
+    assert s["per_task"]["b"]["legal_passed"] == 1 and "legal_passed" not in s["per_task"]["c"]
+    assert "legal pass %" in format_summary({**s, "run": {}})
+
+
+def test_ecov_feedback_names_the_rule_and_llm4cov_is_unchanged():
+    res = ScoreResult(status=OK, instance="u", coverage={"u": {"overall": {"percent": 80.0, "covered": 8, "total": 10}}},
+                      overall=80.0)
+    plain_ecov, plain_eda = render_feedback(res, []), render_eda_feedback(res, [])
+    res.legal = {"overall": 12.5, "violations": {"hold_a": 3},
+                 "violation": {"rule": "hold_a", "time_ns": 55, "ports": ["a", "busy"], "spec": "hold a while busy"}}
+    text = render_feedback(res, [])
+    assert "'hold_a'" in text and "ports a, busy" in text and "55 ns" in text and "12.50%" in text
+    assert "hold a while busy" in text and text.startswith(plain_ecov.split("\n")[0])
+    assert render_eda_feedback(res, []) == plain_eda  # the paper protocol's o_t never mentions contracts
+
+
+def test_ecov_prompt_states_interface_rules_llm4cov_prompt_does_not():
+    task = SUITE["uart"]
+    bare = replace(task, contract=None)
+    ecov_with, ecov_without = build_messages(task, protocol="ecov"), build_messages(bare, protocol="ecov")
+    assert "## Interface rules" in ecov_with[-1]["content"] and "## Interface rules" not in ecov_without[-1]["content"]
+    assert build_messages(task, protocol="llm4cov") == build_messages(bare, protocol="llm4cov")
+    assert "ECOV_" not in ecov_with[-1]["content"] and "ecov_contract" not in ecov_with[-1]["content"]
+
+
+@pytest.mark.parametrize("task_id", ["dm_cache", "i2c_target", "uart"])
+def test_legal_random_obeys_the_rules_random_breaks(engine, task_id):
+    """builtin/random breaks the task's rules; builtin/legal-random (its stimulus plus the contract's
+    constraints) runs the same plan without breaking any."""
+    task = SUITE[task_id]
+    got = {}
+    for name in ("builtin/random", "builtin/legal-random"):
+        text = get_model(name).complete(ModelRequest(messages=[], task=task)).text
+        got[name] = engine.score(task.design, fenced_blocks(text)[0].content)
+        assert got[name].status == OK, got[name].errors
+    assert got["builtin/random"].legal["violation"] is not None
+    assert got["builtin/legal-random"].legal["violation"] is None
+    assert got["builtin/legal-random"].legal["overall"] > got["builtin/random"].legal["overall"]
+
+
+def test_legal_random_without_contract_is_random():
+    task = replace(SUITE["uart"], contract=None)
+    req = ModelRequest(messages=[], task=task)
+    assert get_model("builtin/legal-random").complete(req).text == get_model("builtin/random").complete(req).text
+
+
+def test_legal_random_refuses_constraints_on_unknown_ports():
+    with pytest.raises(ConstraintError, match="not an input"):
+        legalize_block([{"kind": "zero", "port": "nope"}], {"a": 1}, set())
+    with pytest.raises(ConstraintError, match="condition"):
+        legalize_block([{"kind": "hold", "ports": ["a"], "while": "a && b"}], {"a": 1}, {"b"})

@@ -215,8 +215,9 @@ def test_a_parameter_override_is_still_the_dut():
         == "dut-identity"
 
 
-def test_parameter_override_scores_on_a_real_build(engine):
-    """An embedded design overridden away from its default (updown_counter WIDTH 6) runs and is counted."""
+def test_parameter_override_away_from_the_tasks_design_is_refused(engine):
+    """An override away from the task's design (updown_counter WIDTH 6: fewer toggle points, a higher
+    percentage for the same stimulus) is refused before anything is built (rule parameter-override)."""
     from ecov.harness.benchmark.builders.embedded import load_suite
 
     task = next(t for t in load_suite() if t.id == "updown_counter")
@@ -229,8 +230,11 @@ def test_parameter_override_scores_on_a_real_build(engine):
 endmodule
 """
     res = engine.score(task.design, tb)
+    assert res.status == REJECTED, res.errors
+    assert "parameter-override" in res.errors[0] and "WIDTH=6" in res.errors[0] and "line 4" in res.errors[0]
+    same = tb.replace("#(.WIDTH(6))", "#(.WIDTH(8))").replace("[5:0]", "[7:0]")
+    res = engine.score(task.design, same)
     assert res.status == OK, res.errors
-    assert res.coverage["dut"]["toggle"]["total"] < 70 * 2  # six-bit count and load_val: fewer toggle points
     assert res.overall > 0
 
 

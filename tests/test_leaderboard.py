@@ -226,7 +226,8 @@ def test_verify_honest_submission_cli_without_cache(tmp_path, runs, task, scorer
     # Poison the cache entry of the weak testbench with made-up figures: verify must not read it.
     engine = Engine(EngineConfig(cache_dir=cache))
     key = engine.cache_key(task.design, WEAK_TB, 1)
-    fake = ScoreResult(status="ok", instance="dut", overall=99.0,
+    fake = ScoreResult(status="ok", instance="dut", overall=99.0, isolation=engine.isolation,
+                       isolated=engine.sandbox.isolated,  # a cache hit must match the sandbox it is served to
                        coverage={"dut": {"line": {"covered": 9, "total": 9, "percent": 100.0}}})
     path = cache / "scores" / key[:2] / f"{key}.json"
     path.parent.mkdir(parents=True)
@@ -392,9 +393,9 @@ def test_build_index_tables_marks_and_paper(site, scores):
     good_row = agentic.split('data-name="good"')[1].split("</tr>")[0]
     cells = re.findall(r'<td class="num[^"]*" data-sort="([^"]*)"', good_row)
     avg = round((scores["ref"].overall + scores["weak"].overall) / 2, 2)  # sample 0 ends on ref, 1 on weak
-    # size, pass %, pass % on random-hard tasks (updown_counter is one since its diagnostic key), pass %
-    # easy, avg coverage
-    assert cells[1:6] == ["4.0", "50.0", "50.0", "50.0", str(avg)]
+    # size, pass %, pass % on random-hard tasks (updown_counter is one since its diagnostic key), legal
+    # pass % (empty: these hand-made samples carry no contract figures), pass % easy, avg coverage
+    assert cells[1:7] == ["4.0", "50.0", "50.0", "", "50.0", str(avg)]
     assert "Pass % random-hard" in agentic and "Pass % easy" in agentic and "[50.0, 50.0]" in good_row
     assert 'id="about-random-hard"' in html and "fails in every one of its agentic samples" in html
     assert 'class="mark mark-verified"' in good_row

@@ -171,3 +171,59 @@ def test_heatmap_random_hard_and_downloads(browser, served, scores, tmp_path):  
                                        "ecov-embedded-agentic-tasks.csv", "ecov-embedded-agentic-tasks.parquet"]
     with urllib.request.urlopen(links[0].get_attribute("href"), timeout=30) as r:  # served from the site
         assert r.status == 200 and r.read().decode().startswith("rank,submission,model")
+
+
+def _save(browser, tmp_path: Path, name: str) -> Path:
+    """A full-page screenshot in the test's output (and in $ECOV_SCREENSHOT_DIR when set, to look at)."""
+    import os
+
+    width = browser.execute_script("return window.innerWidth")
+    height = browser.execute_script("return document.documentElement.scrollHeight")
+    browser.set_window_size(browser.get_window_size()["width"], min(height + 120, 8000))
+    path = tmp_path / f"{name}.png"
+    browser.save_screenshot(str(path))
+    _assert_png(path)
+    if os.environ.get("ECOV_SCREENSHOT_DIR"):
+        Path(os.environ["ECOV_SCREENSHOT_DIR"]).mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, Path(os.environ["ECOV_SCREENSHOT_DIR"]) / path.name)
+    assert width > 0
+    return path
+
+
+@pytest.mark.parametrize("width", [1400, 400])
+def test_index_fits_the_screen(browser, served, tmp_path, width):  # noqa: F811
+    """At a desktop's 1400 px the board shows every column without scrolling; on a 400 px phone the page
+    never scrolls sideways and the columns that matter (rank, model, pass %, verified) stay in view."""
+    browser.set_window_size(width, 900)
+    browser.get(served + "/index.html")
+    inner = browser.execute_script("return window.innerWidth")
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= inner
+    wrap = browser.find_element(By.CSS_SELECTOR, "#ecov-embedded-agentic .table-wrap")
+    table = wrap.find_element(By.TAG_NAME, "table")
+    shown = [th.text.strip() for th in table.find_elements(By.CSS_SELECTOR, "thead th") if th.is_displayed()]
+    if width >= 1400:
+        assert browser.execute_script("return arguments[0].scrollWidth <= arguments[0].clientWidth", wrap), \
+            browser.execute_script("return [arguments[0].scrollWidth, arguments[0].clientWidth]", wrap)
+        for col in ("Cost $", "Verified", "Date"):
+            assert col in shown
+    else:
+        assert "Type" not in shown
+    for col in ("#", "Model", "Pass %", "Verified"):
+        assert col in shown and _header(table, col).location["x"] + 20 < inner
+    # The partial runs (1 task of 16) have no rank and say why; the paper's table is one link away.
+    assert "Partial runs, not ranked" in browser.find_element(By.ID, "ecov-embedded-agentic").text
+    assert browser.find_element(By.CSS_SELECTOR, "nav.jump a[href='#paper']").is_displayed()
+    _save(browser, tmp_path, f"index-{width}")
+
+
+def test_view_page_screenshot(browser, runs, tmp_path):  # noqa: F811
+    from ecov.leaderboard.view import write_view
+
+    index = write_view(runs["good"], tmp_path / "view")
+    browser.set_window_size(1400, 900)
+    browser.get(index.resolve().as_uri())
+    assert "Local view of run folder" in browser.find_element(By.CSS_SELECTOR, "nav.crumbs").text
+    browser.find_element(By.LINK_TEXT, "updown_counter").click()
+    WebDriverWait(browser, 30).until(lambda d: d.current_url.endswith("/t/updown_counter.html"))
+    assert browser.find_element(By.CSS_SELECTOR, "table.targets").is_displayed()
+    _save(browser, tmp_path, "view-task-1400")

@@ -15,16 +15,11 @@ import pytest
 from click.testing import CliRunner
 
 from ecov.harness.cli.eval import compare_cmd, export_cmd
+from ecov.harness.cli.random_baseline import random_baseline_cmd
 from ecov.harness.core.records import ScoreResult, SourceFile
 from ecov.harness.core.run_folder import RoundRecord, RunConfig, RunFolder
 from ecov.harness.core.state import sample_from_rounds
-from ecov.harness.evaluation.baseline import (
-    RandomBaseline,
-    from_runs,
-    random_baseline_cmd,
-    random_hard_summary,
-    record_path,
-)
+from ecov.harness.evaluation.baseline import RandomBaseline, from_runs, record_path
 from ecov.harness.evaluation.compare import (
     CompareError,
     compare_runs,
@@ -33,6 +28,7 @@ from ecov.harness.evaluation.compare import (
     protocol_of,
 )
 from ecov.harness.evaluation.tables import read_frame, samples_frame, to_frame, write_frame
+from ecov.harness.evaluation.views import random_hard_summary
 from ecov.harness.models import get_model
 from ecov.harness.models.base import ModelError, ModelRequest
 from ecov.harness.parse import parse_response

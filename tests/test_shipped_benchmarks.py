@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from ecov.harness.benchmark.builders import BUILDERS, DEFAULT_SOURCES
 from ecov.harness.benchmark.calibrate import rule_percent, target_key
+from ecov.harness.benchmark.spec import get_benchmark
 from ecov.harness.benchmark.store import dataset_hash, load_benchmark, read_manifest, shipped_dir
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,11 +52,11 @@ def test_shipped_targets_follow_the_rule_from_the_recorded_ceiling(name):
 
 @pytest.mark.parametrize("name", SHIPPED)
 def test_rebuilding_from_shared_gives_the_shipped_tasks(name):
-    source = DEFAULT_SOURCES[name]
+    source = get_benchmark(name).default_source
     if source is None or not source.exists():
         pytest.skip(f"upstream data for {name} is not here ({source})")
     shipped = {t.id: t for t in load_benchmark(name)}
-    built = {t.id: t for t in BUILDERS[name](source).tasks}
+    built = {t.id: t for t in get_benchmark(name).build(source).tasks}
     left_out = {d["id"] for d in read_manifest(shipped_dir(name))["calibration"].get("left_out", [])}
     assert set(built) - left_out == set(shipped)
     for tid, s in shipped.items():

@@ -20,16 +20,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from ecov.harness.benchmark.spec import target_rule
 from ecov.harness.core.records import OK, ScoreResult, Target
 from ecov.harness.tasks import Task
 
 RANDOM_CYCLES = 5000
-RULES = {
-    "cvdp-ecov": "min(upstream TARGET, floor(ceiling))",
-    "autoeval-ecov": "floor(ceiling)",
-    "cvdp-ecov-authors": "per target: min(upstream percentage, floor(ceiling))",
-    "ecov-embedded": "authored targets (checked, never rewritten)",
-}
 
 
 def target_key(t: Target) -> str:
@@ -220,7 +215,7 @@ def apply_rule(task: Task, cal: Calibration) -> tuple[Task | None, str]:
     source.update({
         "ceiling": ", ".join(f"{k}={v:.2f}" for k, v in ceiling.items()),
         "calibration": f"verilator: {cal.by}",
-        "target_rule": f"{task.benchmark}: {RULES.get(task.benchmark, 'floor(ceiling)')}",
+        "target_rule": f"{task.benchmark}: {target_rule(task.benchmark)}",
     })
     return replace(task, targets=new_targets, source=source), ""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ecov.harness.benchmark.calibrate import RULES
+from ecov.harness.benchmark.spec import target_rule
 from ecov.harness.benchmark.store import MANIFEST, find_data_file, load_folder, read_manifest
 
 CARDS: dict[str, dict[str, str]] = {
@@ -100,7 +100,7 @@ def render_card(folder: str | os.PathLike, split: str = "test") -> str:
         "",
         "## Target rule",
         "",
-        f"`{RULES.get(bench, 'floor(ceiling)')}`, where the ceiling is the best figure a single reference "
+        f"`{target_rule(bench)}`, where the ceiling is the best figure a single reference "
         "testbench run reaches under Verilator (a long random-stimulus run where no reference finishes). "
         "See docs/benchmarks.md in the ECov repository.",
         "",

@@ -21,11 +21,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ecov.harness.benchmark.spec import get_benchmark
 from ecov.harness.contracts.spec import find_contract
 from ecov.harness.tasks import Task
 
-EMBEDDED = "ecov-embedded"
-BUILT = ("cvdp-ecov", "autoeval-ecov")  # benchmark names that need `ecov-data build`
+EMBEDDED = "ecov-embedded"  # the default benchmark: ecov-eval and summaries use it when none is named
 SPLITS = ("test",)
 MANIFEST = "manifest.json"
 
@@ -246,12 +246,11 @@ def attach_contracts(tasks: list[Task], folder: Path) -> list[Task]:
 def load_benchmark(name: str | os.PathLike | None = None, split: str = "test") -> list[Task]:
     """Tasks of the embedded suite (None or "ecov-embedded"), a shipped benchmark by name
     (cvdp-ecov, autoeval-ecov), a built folder/file, or a hub id (the authors' schema included)."""
-    if name is None or str(name) == EMBEDDED:
-        from ecov.harness.benchmark.builders.embedded import load_suite
-
-        return load_suite()
+    spec = get_benchmark(EMBEDDED if name is None else str(name))
+    if spec is not None and spec.load is not None:  # packaged with the harness
+        return spec.load()
     s = str(name)
-    if s in BUILT and not Path(s).exists():
+    if spec is not None and spec.shipped and not Path(s).exists():
         folder = shipped_dir(s)
         if folder is None:
             raise BenchmarkNotFound(
@@ -273,3 +272,34 @@ def load_benchmark(name: str | os.PathLike | None = None, split: str = "test") -
         f"unknown benchmark {s!r}: not {EMBEDDED!r}, not an existing folder or file, not a hub id "
         f"(owner/name). Build one with: ecov-data build cvdp-ecov|autoeval-ecov --out DIR"
     )
+
+
+class TaskSelectionError(ValueError):
+    """The benchmark or the task selection is unusable; ``param`` names the option at fault."""
+
+    def __init__(self, message: str, param: str):
+        super().__init__(message)
+        self.param = param
+
+
+def select_tasks(benchmark: str, split: str = "test", task_ids: tuple[str, ...] = (),
+                 limit: int | None = None) -> list[Task]:
+    """The tasks a run evaluates: ``benchmark`` (a name, folder, file or hub id), only ``task_ids`` when
+    given, the first ``limit``; never empty."""
+    try:
+        tasks = load_benchmark(None if benchmark == EMBEDDED else benchmark, split)
+    except (BenchmarkNotFound, FileNotFoundError, ValueError) as e:
+        raise TaskSelectionError(str(e), "--benchmark") from None
+    if task_ids:
+        known = {t.id for t in tasks}
+        missing = [t for t in task_ids if t not in known]
+        if missing:
+            raise TaskSelectionError(
+                f"unknown task id(s) {', '.join(missing)}; {benchmark} has: {', '.join(sorted(known)[:20])}"
+                + (" ..." if len(known) > 20 else ""), "--task-id")
+        tasks = [t for t in tasks if t.id in set(task_ids)]
+    if limit is not None:
+        tasks = tasks[:limit]
+    if not tasks:
+        raise TaskSelectionError(f"{benchmark} ({split}) has no tasks to run", "--benchmark")
+    return tasks

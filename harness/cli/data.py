@@ -16,19 +16,23 @@ from pathlib import Path
 import click
 
 from ecov.harness import __version__
-from ecov.harness.benchmark.builders import BUILDERS, DEFAULT_SOURCES, SPLITS, SourceError
+from ecov.harness.benchmark.builders.common import SourceError
 from ecov.harness.benchmark.builders.ecov_train import BENCHMARK as TRAIN
 from ecov.harness.benchmark.builders.ecov_train import TrainOptions
+from ecov.harness.benchmark.spec import benchmark_names, get_benchmark
 from ecov.harness.benchmark.store import (
     EMBEDDED,
     BenchmarkNotFound,
     dataset_hash,
     find_data_file,
     load_benchmark,
+    load_folder,
     read_manifest,
     save_tasks,
+    shipped_dir,
     write_manifest,
 )
+from ecov.harness.cli.random_baseline import random_baseline_cmd
 from ecov.harness.scoring.executor import executor_from_options, executor_options
 
 
@@ -56,7 +60,8 @@ def _load(name: str, split: str):
     try:
         return load_benchmark(name, split)
     except (BenchmarkNotFound, FileNotFoundError, SourceError, ValueError) as e:
-        raise click.ClickException(str(e)) from None
+        # A benchmark that is not there is a usage error: exit 2, as ecov-eval --benchmark does.
+        raise click.BadParameter(str(e), param_hint="BENCHMARK") from None
 
 
 @click.group()
@@ -66,7 +71,7 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("name", type=click.Choice(sorted(BUILDERS)))
+@click.argument("name", type=click.Choice(benchmark_names(buildable=True)))
 @click.option("--source", help="Upstream data: a path (default: ../shared/data next to the repo); for ecov-train "
               "also a hub id such as zhuyaoyu/CodeV-R1-dataset.")
 @click.option("--out", "out", required=True, type=click.Path(file_okay=False, path_type=Path), help="Folder to write.")
@@ -90,9 +95,10 @@ def build(name: str, source: str | None, out: Path, fmt: str, only: str | None, 
 
     Targets are provisional until `ecov-data validate OUT --write-targets` applies the target rule.
     """
+    spec = get_benchmark(name)
     if source is None:
-        src = DEFAULT_SOURCES.get(name)
-        if name != EMBEDDED and (src is None or not src.exists()):
+        src = spec.default_source
+        if spec.load is None and (src is None or not src.exists()):
             raise click.UsageError(f"--source is required: default {src} does not exist")
     elif name == TRAIN:
         src = source  # a path or a hub id: the builder tells them apart
@@ -105,13 +111,13 @@ def build(name: str, source: str | None, out: Path, fmt: str, only: str | None, 
         kwargs["options"] = TrainOptions(tokenizer=tokenizer or TrainOptions.tokenizer, split_tokens=split_tokens, keep=keep,
                                          against=against or TrainOptions.against, jobs=jobs)
     try:
-        res = BUILDERS[name](src, only=_split_ids(only), skip_bad=skip_bad, **kwargs)
+        res = spec.build(src, only=_split_ids(only), skip_bad=skip_bad, **kwargs)
     except (SourceError, BenchmarkNotFound) as e:
         raise click.ClickException(f"cannot build {name}: {e}") from None
     tasks = sorted(res.tasks, key=lambda t: t.id)[:limit] if limit else res.tasks
     if not tasks:
         raise click.ClickException(f"no {name} tasks in {src}")
-    path = save_tasks(tasks, out, split=SPLITS.get(name, "test"), fmt=fmt)
+    path = save_tasks(tasks, out, split=spec.split, fmt=fmt)
     manifest = {
         "benchmark": name, "built_at": _now(), "harness_version": __version__,
         "source": _portable(res.source) if Path(str(res.source)).exists() else str(res.source), "info": res.info, "count": len(tasks),
@@ -268,13 +274,19 @@ def publish(folder: Path, repo_id: str, token: str | None, private: bool, endpoi
 def list_cmd(benchmark: str | None, split: str) -> None:
     """List the known benchmarks, or the tasks of BENCHMARK (a name, folder or hub id)."""
     if benchmark is None:
-        for name in sorted(BUILDERS):
-            src = DEFAULT_SOURCES.get(name)
-            if name == EMBEDDED:
+        for name in benchmark_names(buildable=True):
+            spec = get_benchmark(name)
+            src = spec.default_source
+            if spec.load is not None:
                 try:
-                    n = f"{len(load_benchmark(None))} tasks, shipped in the package (default)"
+                    n = f"{len(spec.load())} tasks, shipped in the package" + (" (default)" if name == EMBEDDED else "")
                 except (SourceError, ValueError) as e:
                     n = f"unavailable: {e}"
+            elif spec.shipped and (folder := shipped_dir(name)) is not None:
+                try:
+                    n = f"{len(load_folder(folder, split))} tasks, shipped built and calibrated ({folder})"
+                except (SourceError, ValueError, OSError) as e:
+                    n = f"shipped in {folder} but unreadable: {e}"
             else:
                 n = f"build with: ecov-data build {name} --source PATH --out DIR" + \
                     (f" (default source {src}{'' if src and src.exists() else ', missing'})" if src else "")
@@ -287,9 +299,7 @@ def list_cmd(benchmark: str | None, split: str) -> None:
     click.echo(f"{len(tasks)} tasks, dataset hash {dataset_hash(tasks)}")
 
 
-from ecov.harness.evaluation.baseline import random_baseline_cmd  # noqa: E402 - issue 15: the random-hard record
-
-main.add_command(random_baseline_cmd)
+main.add_command(random_baseline_cmd)  # issue 15: the random-hard record
 
 if __name__ == "__main__":
     main()

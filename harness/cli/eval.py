@@ -1,5 +1,6 @@
 """``ecov-eval``: evaluate a model on a benchmark; ``ecov-eval report RUN_DIR`` prints a run's summary again,
-``ecov-eval export RUN_DIR`` writes it as a table, ``ecov-eval compare RUN_A RUN_B`` compares two runs.
+``ecov-eval export RUN_DIR`` writes it as a table, ``ecov-eval compare RUN_A RUN_B`` compares two runs,
+``ecov-eval view RUN_DIR`` writes it as local HTML pages.
 
 ``main`` dispatches by hand on the subcommands because the evaluation itself takes its options on the root
 command (``ecov-eval --model X``), which a click group would not allow.
@@ -14,13 +15,14 @@ from pathlib import Path
 
 import click
 
+from ecov.harness.benchmark.store import EMBEDDED, TaskSelectionError, select_tasks
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, PROTOCOLS
 from ecov.harness.loop.agent import AGENTS, MODES
 from ecov.harness.sandbox.factory import sandbox_names
 from ecov.harness.scoring.executor import executor_from_options, executor_options
 from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, track_names
 
-DEFAULT_BENCHMARK = "ecov-embedded"
+DEFAULT_BENCHMARK = EMBEDDED
 
 
 def slug(text: str) -> str:
@@ -43,25 +45,10 @@ def default_out(model: str, mode: str, agent: str, benchmark: str, protocol: str
 
 
 def _load_tasks(benchmark: str, split: str, task_ids: tuple[str, ...], limit: int | None):
-    from ecov.harness.benchmark.store import BenchmarkNotFound, load_benchmark
-
     try:
-        tasks = load_benchmark(None if benchmark == DEFAULT_BENCHMARK else benchmark, split)
-    except (BenchmarkNotFound, FileNotFoundError, ValueError) as e:
-        raise click.BadParameter(str(e), param_hint="--benchmark") from None
-    if task_ids:
-        known = {t.id for t in tasks}
-        missing = [t for t in task_ids if t not in known]
-        if missing:
-            raise click.BadParameter(
-                f"unknown task id(s) {', '.join(missing)}; {benchmark} has: {', '.join(sorted(known)[:20])}"
-                + (" ..." if len(known) > 20 else ""), param_hint="--task-id")
-        tasks = [t for t in tasks if t.id in set(task_ids)]
-    if limit is not None:
-        tasks = tasks[:limit]
-    if not tasks:
-        raise click.BadParameter(f"{benchmark} ({split}) has no tasks to run", param_hint="--benchmark")
-    return tasks
+        return select_tasks(benchmark, split, task_ids, limit)
+    except TaskSelectionError as e:
+        raise click.BadParameter(str(e), param_hint=e.param) from None
 
 
 def _get_model(name: str, **kwargs):
@@ -244,7 +231,26 @@ def compare_cmd(run_a, run_b, as_json, resamples, seed):
     click.echo(json.dumps(comp.to_dict(), indent=2, sort_keys=True) if as_json else format_comparison(comp))
 
 
-SUBCOMMANDS = {"report": report_cmd, "export": export_cmd, "compare": compare_cmd}
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="folder to write the pages into [default: RUN_DIR/view].")
+def view_cmd(run_dir, out):
+    """Write RUN_DIR as local HTML pages (the leaderboard's own templates): the summary, each task's targets
+    against what was reached, and every round's testbench, diff, feedback and raw response. Open the
+    index.html it prints in a browser; nothing is fetched from elsewhere."""
+    from ecov.leaderboard.view import ViewError, write_view
+
+    try:
+        index = write_view(run_dir, out)
+    except ViewError as e:
+        raise click.BadParameter(str(e), param_hint="RUN_DIR") from None
+    except OSError as e:
+        raise click.ClickException(f"cannot write the view: {e.strerror or e}: {e.filename or out}") from None
+    click.echo(f"wrote {index}  (open it in a browser: file://{index.resolve()})")
+
+
+SUBCOMMANDS = {"report": report_cmd, "export": export_cmd, "compare": compare_cmd, "view": view_cmd}
 
 
 def main(argv: list[str] | None = None) -> None:

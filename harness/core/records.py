@@ -61,6 +61,9 @@ class Design:
     top: str
     instance: str
     contract: Contract | None = None
+    # Parameter values the task also allows for the DUT besides its defaults: each a sorted tuple of
+    # (name, value as elaborated) of every overridable parameter (from the task's reference testbenches).
+    params: tuple[tuple[tuple[str, str], ...], ...] = ()
 
     @classmethod
     def from_paths(cls, paths: list[str], top: str, instance: str) -> Design:
@@ -71,12 +74,15 @@ class Design:
         d: dict[str, Any] = {"files": [f.to_dict() for f in self.files], "top": self.top, "instance": self.instance}
         if self.contract is not None:  # absent otherwise: designs without one keep their cache keys
             d["contract"] = self.contract.to_dict()
+        if self.params:  # likewise
+            d["params"] = [[list(kv) for kv in ps] for ps in self.params]
         return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Design:
         contract = Contract(**d["contract"]) if d.get("contract") else None
-        return cls(tuple(SourceFile(**f) for f in d["files"]), d["top"], d["instance"], contract)
+        params = tuple(tuple((str(k), str(v)) for k, v in ps) for ps in d.get("params") or ())
+        return cls(tuple(SourceFile(**f) for f in d["files"]), d["top"], d["instance"], contract, params)
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,9 @@ The record, ``random_baseline.json``, lies beside the built benchmark (``DIR/ran
 for the embedded suite ``harness/suite/random_baseline.json``; for a shipped benchmark named like
 ``cvdp-ecov``, in its shipped folder, ``benchmarks/NAME/random_baseline.json``). It holds per task the passing samples in direct
 and agentic mode, n, the seed, rounds, protocol and versions it was made with. Make it with
-``ecov-data random-baseline BENCHMARK [-n 3]`` (runs builtin/random twice) or from existing runs with
-``--from-runs DIRECT_RUN AGENTIC_RUN``.
+``ecov-data random-baseline BENCHMARK [-n 3]`` (ecov.harness.cli.random_baseline: runs builtin/random twice)
+or from existing runs with ``--from-runs DIRECT_RUN AGENTIC_RUN``. The summary views that read it are
+ecov.harness.evaluation.views.
 """
 
 from __future__ import annotations
@@ -22,7 +23,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import click
+from ecov.harness.benchmark.spec import get_benchmark
+from ecov.harness.benchmark.store import EMBEDDED, MANIFEST, read_manifest, shipped_dir, write_manifest
+from ecov.harness.core.run_folder import RunFolder, write_json_atomic
+from ecov.harness.evaluation.compare import protocol_of
+from ecov.harness.evaluation.tables import samples_frame
 
 RECORD_NAME = "random_baseline.json"
 SUITE_RECORD = Path(__file__).resolve().parents[1] / "suite" / RECORD_NAME
@@ -71,8 +76,6 @@ class RandomBaseline:
         return cls(**d)
 
     def write(self, path: str | os.PathLike) -> Path:
-        from ecov.harness.core.run_folder import write_json_atomic
-
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         write_json_atomic(path, self.to_dict())
@@ -82,10 +85,6 @@ class RandomBaseline:
 def from_runs(direct_run: str | os.PathLike, agentic_run: str | os.PathLike,
               difficulty: dict[str, str] | None = None) -> RandomBaseline:
     """The record from two finished builtin/random run folders (direct and agentic) on the same tasks."""
-    from ecov.harness.core.run_folder import RunFolder
-    from ecov.harness.evaluation.compare import protocol_of
-    from ecov.harness.evaluation.tables import samples_frame
-
     fd, fa = RunFolder(direct_run), RunFolder(agentic_run)
     for f, mode in ((fd, "direct"), (fa, "agentic")):
         if not f.exists():
@@ -124,8 +123,6 @@ def from_runs(direct_run: str | os.PathLike, agentic_run: str | os.PathLike,
 
 def record_path(benchmark: str | os.PathLike | None) -> Path | None:
     """Where the record of ``benchmark`` (as a run's config names it) lives, or None when nowhere."""
-    from ecov.harness.benchmark.store import EMBEDDED
-
     if benchmark is None or str(benchmark) == EMBEDDED:
         return SUITE_RECORD if SUITE_RECORD.is_file() else None
     p = Path(benchmark).expanduser()
@@ -141,9 +138,8 @@ def record_path(benchmark: str | os.PathLike | None) -> Path | None:
 
 def _shipped(name: str) -> Path | None:
     """The shipped built folder of a benchmark named like cvdp-ecov (ecov.harness.benchmark.store.shipped_dir)."""
-    from ecov.harness.benchmark.store import BUILT, shipped_dir
-
-    return shipped_dir(name) if name in BUILT else None
+    spec = get_benchmark(name)
+    return shipped_dir(name) if spec is not None and spec.shipped else None
 
 
 def load_random_baseline(benchmark: str | os.PathLike | None) -> RandomBaseline | None:
@@ -156,68 +152,7 @@ def load_random_baseline(benchmark: str | os.PathLike | None) -> RandomBaseline 
         return None
 
 
-def random_hard_tasks(benchmark: str | os.PathLike | None) -> set[str] | None:
-    """Task ids builtin/random fails in all its agentic samples; None when the benchmark has no record."""
-    rec = load_random_baseline(benchmark)
-    return rec.random_hard if rec else None
-
-
-def random_hard_summary(benchmark: str | os.PathLike | None, per_task: dict[str, dict[str, Any]]) -> dict | None:
-    """{"pass_rate", "tasks", "of"}: pass % over the run's random-hard tasks (summary ``per_task`` rows);
-    None without a record, pass_rate None when the run has none of those tasks."""
-    hard = random_hard_tasks(benchmark)
-    if hard is None:
-        return None
-    rates = [float(d["pass_rate"]) for t, d in per_task.items() if t in hard and d.get("samples")]
-    return {"pass_rate": round(sum(rates) / len(rates), 2) if rates else None, "tasks": len(rates),
-            "of": len(hard)}
-
-
-def difficulty_of(benchmark: str | os.PathLike | None) -> dict[str, str]:
-    """task -> difficulty, from the benchmark's record, else from the benchmark itself when it is the
-    embedded suite or a local folder (never the hub: a summary must not wait on the network)."""
-    rec = load_random_baseline(benchmark)
-    if rec and any(b.difficulty for b in rec.tasks.values()):
-        return {t: b.difficulty for t, b in rec.tasks.items() if b.difficulty}
-    from ecov.harness.benchmark.store import EMBEDDED, load_benchmark
-
-    name = EMBEDDED if benchmark is None else str(benchmark)
-    if name != EMBEDDED and not Path(name).exists():
-        return {}
-    try:
-        return {t.id: t.difficulty for t in load_benchmark(name) if t.difficulty}
-    except Exception:  # noqa: BLE001 - difficulty is a view; the summary stands without it
-        return {}
-
-
-def difficulty_summary(difficulty: dict[str, str], per_task: dict[str, dict[str, Any]]) -> dict[str, dict]:
-    """{level: {"pass_rate", "tasks"}} over the run's tasks (task-level mean of summary ``per_task`` rates)."""
-    import pandas as pd
-
-    rows = [{"difficulty": difficulty[t], "pass_rate": float(d["pass_rate"])} for t, d in per_task.items()
-            if difficulty.get(t) and d.get("samples")]
-    if not rows:
-        return {}
-    g = pd.DataFrame(rows).groupby("difficulty")["pass_rate"].agg(["mean", "size"])
-    order = [d for d in ("easy", "medium", "hard") if d in g.index] + sorted(set(g.index) - {"easy", "medium", "hard"})
-    return {d: {"pass_rate": round(float(g.loc[d, "mean"]), 2), "tasks": int(g.loc[d, "size"])} for d in order}
-
-
-def summary_views(benchmark: str | os.PathLike | None, per_task: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """The keys ecov.harness.evaluation.runner adds to summary.json: ``random_hard`` and ``by_difficulty`` (when known)."""
-    out: dict[str, Any] = {}
-    hard = random_hard_summary(benchmark, per_task)
-    if hard is not None:
-        out["random_hard"] = hard
-    by = difficulty_summary(difficulty_of(benchmark), per_task)
-    if by:
-        out["by_difficulty"] = by
-    return out
-
-
 def default_out(benchmark: str) -> Path | None:
-    from ecov.harness.benchmark.store import EMBEDDED
-
     if benchmark == EMBEDDED:
         return SUITE_RECORD
     p = Path(benchmark)
@@ -229,57 +164,6 @@ def default_out(benchmark: str) -> Path | None:
     if p.is_file():
         return p.parent.parent / RECORD_NAME if p.parent.name == "data" else p.parent / RECORD_NAME
     return None
-
-
-@click.command(name="random-baseline")
-@click.argument("benchmark")
-@click.option("-n", "n_samples", type=click.IntRange(min=1), default=3, show_default=True,
-              help="builtin/random samples per task and mode.")
-@click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--max-rounds", type=click.IntRange(min=0), default=0, show_default=True,
-              help="agentic rounds (0: the protocol's).")
-@click.option("--protocol", default="llm4cov", show_default=True, type=click.Choice(["llm4cov", "ecov"]),
-              help="evaluation protocol of both runs (ecov.harness.core.protocol).")
-@click.option("--split", default="test", show_default=True)
-@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True)
-@click.option("--runs", "runs_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="where the two run folders go (resumable) [default: runs/random-baseline_<benchmark>_*]")
-@click.option("--from-runs", "existing", nargs=2, type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=None, metavar="DIRECT_RUN AGENTIC_RUN",
-              help="make the record from two finished builtin/random runs instead of running them.")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help=f"[default: beside the built benchmark, BENCHMARK/{RECORD_NAME}; embedded: harness/suite/]")
-def random_baseline_cmd(benchmark, n_samples, seed, max_rounds, protocol, split, workers, runs_dir, existing, out):
-    """Record which tasks of BENCHMARK builtin/random fails (random_baseline.json): runs builtin/random
-    in direct and agentic mode, n samples each, and writes per task the passing samples of each mode."""
-    from ecov.harness.cli.eval import slug
-
-    out = out or default_out(benchmark)
-    if out is None:
-        raise click.UsageError(f"{benchmark} is not a local folder: give --out FILE")
-    if existing:
-        direct, agentic = existing
-    else:
-        direct, agentic = _run_both(benchmark, split, n_samples, seed, max_rounds, protocol, workers,
-                                    runs_dir or Path("runs"), slug(benchmark))
-    try:
-        from ecov.harness.benchmark.store import load_benchmark
-
-        diff = {t.id: t.difficulty for t in load_benchmark(None if benchmark == "ecov-embedded" else benchmark,
-                                                             split)}
-    except Exception:  # noqa: BLE001 - difficulty is a convenience; the record stands without it
-        diff = {}
-    try:
-        rec = from_runs(direct, agentic, diff)
-    except ValueError as e:
-        raise click.ClickException(str(e)) from None
-    path = rec.write(out)
-    _note_in_manifest(path.parent, rec)
-    hard = sorted(rec.random_hard)
-    click.echo(f"{rec.benchmark}: builtin/random x{rec.n} (seed {rec.seed}) fails {len(hard)} of {len(rec.tasks)} "
-               f"tasks in agentic mode -> {path}")
-    if hard:
-        click.echo("random-hard: " + ", ".join(hard))
 
 
 def summary_line(rec: RandomBaseline) -> dict[str, Any]:
@@ -295,33 +179,15 @@ def summary_line(rec: RandomBaseline) -> dict[str, Any]:
     }
 
 
-def _note_in_manifest(folder: Path, rec: RandomBaseline) -> None:
+def note_in_manifest(folder: Path, rec: RandomBaseline) -> None:
     """A built folder's manifest carries the summary, so the card and `ecov-data list` can show it."""
-    from ecov.harness.benchmark.store import MANIFEST, read_manifest, write_manifest
-
     if (folder / MANIFEST).is_file():
         manifest = read_manifest(folder)
         manifest["random_baseline"] = summary_line(rec)
         write_manifest(folder, manifest)
 
 
-def _run_both(benchmark, split, n, seed, max_rounds, protocol, workers, runs_dir: Path,
-              tag: str) -> tuple[Path, Path]:
-    from ecov.harness.benchmark.store import dataset_hash
-    from ecov.harness.cli.eval import _load_tasks
-    from ecov.harness.core.run_folder import RunConfig
-    from ecov.harness.evaluation.runner import run_eval
-    from ecov.harness.models import get_model
-
-    tasks = _load_tasks(benchmark, split, (), None)
-    folders = []
-    for mode in ("direct", "agentic"):
-        folder = runs_dir / f"random-baseline_{tag}_{mode}"
-        config = RunConfig(model="builtin/random", mode=mode, agent="memoryless" if mode == "agentic" else "direct",
-                           benchmark=benchmark, dataset_hash=dataset_hash(tasks), n_samples=n,
-                           max_rounds=max_rounds if mode == "agentic" else 1, seed=seed, split=split,
-                           protocol=protocol)
-        click.echo(f"builtin/random {mode}, n={n}: {folder}", err=True)
-        run_eval(tasks, get_model("builtin/random"), config, folder, workers=workers)
-        folders.append(folder)
-    return folders[0], folders[1]
+def random_hard_tasks(benchmark: str | os.PathLike | None) -> set[str] | None:
+    """Task ids builtin/random fails in all its agentic samples; None when the benchmark has no record."""
+    rec = load_random_baseline(benchmark)
+    return rec.random_hard if rec else None

@@ -14,8 +14,10 @@ def format_summary(summary: dict[str, Any], per_task: bool = True) -> str:
     mode = run.get("mode", "?")
     if mode == "agentic":
         mode += f"/{run.get('agent', '?')}"
+    direct = run.get("mode") == "direct"
     lines = [
-        f"ECov evaluation: {run.get('model', '?')}  mode {mode}  protocol {summary.get('protocol', '?')}  "
+        f"ECov evaluation: {run.get('model', '?')}  mode {mode}  track {run.get('tb_lang') or 'sv'}  "
+        f"protocol {summary.get('protocol', '?')}  "
         f"benchmark {run.get('benchmark', '?')} ({run.get('split', 'test')})",
         f"  {summary['tasks']}/{summary.get('tasks_expected', summary['tasks'])} tasks, "
         f"{summary['samples']}/{summary.get('samples_expected', summary['samples'])} samples, "
@@ -34,11 +36,13 @@ def format_summary(summary: dict[str, Any], per_task: bool = True) -> str:
         *([_row("pass % by difficulty", "  ".join(f"{d} {v['pass_rate']:.1f} ({v['tasks']})" for d, v in by.items())
                 + "   (tasks in brackets)")] if (by := summary.get("by_difficulty")) else []),
         _row("avg coverage %", f"{summary['avg_overall']:.1f}   (DUT overall, "
-                               f"{summary.get('avg_cov_definition', 'final round')}; best per task "
-                               f"{summary['best_overall']:.1f})"),
-        _row("  best / final", f"{summary.get('avg_overall_best', 0.0):.1f} / "
-                               f"{summary.get('avg_overall_final', summary['avg_overall']):.1f}   "
-                               "(best state over rounds / final round)"),
+                               + ("the one round a direct sample has" if direct
+                                  else summary.get('avg_cov_definition', 'final round'))
+                               + f"; best per task {summary['best_overall']:.1f})"),
+        # One round per sample in direct mode: best and final are the same number.
+        *([] if direct else [_row("  best / final", f"{summary.get('avg_overall_best', 0.0):.1f} / "
+                                  f"{summary.get('avg_overall_final', summary['avg_overall']):.1f}   "
+                                  "(best state over rounds / final round)")]),
         _row("syntax %", f"{summary['syntax_rate']:.1f}   (the scored testbench compiled and ran)"),
     ]
     if summary.get("pass_at_k"):

@@ -28,6 +28,8 @@ from ecov.harness.core.atomic import write_text_atomic
 from ecov.harness.core.run_folder import RoundRecord, RunConfig, RunFolder, read_jsonl
 from ecov.harness.core.state import sample_from_rounds
 from ecov.harness.evaluation.metrics import summarize
+from ecov.harness.evaluation.round_log import render_round_log
+from ecov.harness.evaluation.views import summary_views
 from ecov.harness.loop.agent import AgentConfig, Interrupted, run_sample
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.base import get_track
@@ -177,11 +179,7 @@ def build_summary(folder: RunFolder, config: RunConfig | None = None, seconds: f
         "complete": len(samples) >= expected,
         "updated": now_iso(),
     })
-    from ecov.harness.evaluation.baseline import (
-        summary_views,  # pass % on random-hard tasks and per difficulty
-    )
-
-    summary.update(summary_views(config.benchmark, summary["per_task"]))
+    summary.update(summary_views(config.benchmark, summary["per_task"]))  # random-hard and per-difficulty pass %
     if seconds is not None:
         summary["seconds"] = round(seconds, 2)
     return summary
@@ -202,21 +200,8 @@ class _LimitedModel:
 def _log_round(folder: RunFolder, rec: RoundRecord, tb_suffix: str = ".sv") -> None:
     """logs/TASK/sS_rR.md: the prompt, the answer, what was scored and the feedback, for people to read."""
     d = folder.log_dir(rec.task_id)
-    res = rec.score()
-    parts = [f"# {rec.task_id} sample {rec.sample} round {rec.round}",
-             f"status: {res.status}  overall: {res.overall}  passed: {rec.passed}  prompt: {rec.prompt_hash[:16]}"
-             + (f"  re-asks: {rec.reasks}" if rec.reasks else "")]
-    for m in rec.messages or []:
-        parts.append(f"## {m['role']}\n\n{m['content']}")
-    for k, (text, why) in enumerate(zip(rec.rejected_responses, rec.reask_reasons, strict=False)):
-        parts.append(f"## unusable answer {k + 1} (asked again: {why})\n\n{text}")
-    parts.append(f"## response\n\n{rec.response}")
-    if rec.parse_error:
-        parts.append(f"## parse error\n\n{rec.parse_error}")
-    parts.append(f"## feedback\n\n{rec.feedback}")
-    if res.log_tail:
-        parts.append(f"## simulator log (tail)\n\n{res.log_tail}")
-    write_text_atomic(d / f"s{rec.sample}_r{rec.round}.md", "\n\n".join(parts) + "\n")
+    text = render_round_log(rec, rec.score())  # fenced: the spec's own markdown cannot collide
+    write_text_atomic(d / f"s{rec.sample}_r{rec.round}.md", text)
     if rec.testbench:
         write_text_atomic(d / f"s{rec.sample}_r{rec.round}_tb{tb_suffix}", rec.testbench)
 

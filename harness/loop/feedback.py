@@ -93,6 +93,26 @@ def uncovered_listing(result: ScoreResult, budget: int) -> list[str]:
     return out
 
 
+def interface_lines(result: ScoreResult) -> list[str]:
+    """The contract's verdict (issue 22) for the ecov feedback: the first broken input rule, its ports, time
+    and the spec's words, and the legal coverage; nothing for a design without a contract."""
+    legal = result.legal
+    if not legal:
+        return []
+    v = legal.get("violation")
+    if not v:
+        return ["Interface rules: the stimulus obeyed every input rule of the specification (all coverage counts)."]
+    ports = ", ".join(v.get("ports") or []) or "-"
+    more = sum((legal.get("violations") or {}).values()) - 1
+    lines = [f"Interface rules: BROKEN. The stimulus first broke the rule '{v['rule']}' (ports {ports}) at "
+             f"{v['time_ns']} ns" + (f", and broke rules {more} more times" if more > 0 else "") + "."]
+    if v.get("spec"):
+        lines.append(f"  The specification says: {v['spec'][:400]}")
+    lines.append(f"  Coverage after the first broken rule does not count: legal overall coverage "
+                 f"{float(legal.get('overall', 0.0)):.2f}%.")
+    return lines
+
+
 def render_feedback(result: ScoreResult, targets: list[Target] | None = None, max_chars: int = 6000) -> str:
     lines = [f"Status: the testbench {STATUS_TEXT.get(result.status, result.status)}."]
     if result.errors:
@@ -107,6 +127,7 @@ def render_feedback(result: ScoreResult, targets: list[Target] | None = None, ma
     elif targets:
         lines.append("Coverage: none measured.")
         lines += [f"  target {t.instance} {t.metric} >= {t.percent:g}%: not met" for t in targets]
+    lines += interface_lines(result)
     if not result.ran and result.log_tail and result.status not in ("compile_error", "rejected"):
         lines.append("Simulation output (end):")
         lines += ["  " + x for x in result.log_tail[-600:].splitlines()]

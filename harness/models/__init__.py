@@ -20,7 +20,7 @@ from ecov.harness.models.base import (
 # Whoever imports LiteLLM first in this process, it must use its bundled price map, never download one.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-BUILTINS = ("builtin/random", "builtin/replay", "builtin/reference")
+BUILTINS = ("builtin/random", "builtin/legal-random", "builtin/replay", "builtin/reference")
 
 
 def get_model(
@@ -51,6 +51,11 @@ def get_model(
 
             cycles = (extra or {}).get("cycles")
             return RandomModel(cycles=None if cycles is None else int(cycles))
+        if name == "builtin/legal-random":
+            from ecov.harness.models.legal_random import LegalRandomModel
+
+            cycles = (extra or {}).get("cycles")
+            return LegalRandomModel(cycles=None if cycles is None else int(cycles))
         if name == "builtin/replay":
             if replay_run is None:
                 raise ModelError("builtin/replay needs replay_run (the run folder to replay)")

@@ -77,13 +77,29 @@ def _kill_group(proc: subprocess.Popen) -> None:
         pass
 
 
-def run_limited(argv: list[str], cwd: Path, limits: Limits, env: dict[str, str], drop_to_nobody: bool) -> ProcResult:
-    """Run argv, merging stdout and stderr, stopping it at the wall clock or the output cap."""
+def run_limited(argv: list[str], cwd: Path, limits: Limits, env: dict[str, str], drop_to_nobody: bool,
+                stdin: bytes | None = None) -> ProcResult:
+    """Run argv, merging stdout and stderr, stopping it at the wall clock or the output cap.
+
+    ``stdin`` (a few bytes: the harness main's output folder and nonce) is written to the process's
+    standard input, which is then closed: a channel no environment and no other process shows.
+    """
     start = time.monotonic()
     proc = subprocess.Popen(
-        argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        preexec_fn=_limiter(limits, drop_to_nobody), close_fds=True,
+        argv, cwd=cwd, env=env, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=_limiter(limits, drop_to_nobody), close_fds=True,
     )
+    if stdin is not None:
+        assert proc.stdin is not None
+        try:
+            proc.stdin.write(stdin)  # far below a pipe's buffer: never blocks
+        except BrokenPipeError:
+            pass
+        finally:
+            try:
+                proc.stdin.close()
+            except BrokenPipeError:
+                pass
     chunks: list[bytes] = []
     size = 0
     timed_out = capped = False
@@ -178,9 +194,11 @@ class Sandbox(ABC):
 
     @abstractmethod
     def run(self, argv: list[str], workdir: Path, limits: Limits, *, untrusted: bool,
-            ro_paths: tuple[str, ...] = (), rw_paths: tuple[str, ...] = (), env: dict[str, str] | None = None) -> ProcResult:
+            ro_paths: tuple[str, ...] = (), rw_paths: tuple[str, ...] = (), env: dict[str, str] | None = None,
+            stdin: bytes | None = None) -> ProcResult:
         """Run ``argv`` in ``workdir``. ``untrusted`` marks the simulation (the testbench's own code) as
-        opposed to the compile step; ``ro_paths``/``rw_paths`` are host folders the command needs."""
+        opposed to the compile step; ``ro_paths``/``rw_paths`` are host folders the command needs;
+        ``stdin`` is written to the command's standard input (the harness main's private channel)."""
 
     @staticmethod
     def _env(extra: dict[str, str] | None) -> dict[str, str]:

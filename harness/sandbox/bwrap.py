@@ -3,12 +3,13 @@ one writable place, a private /tmp, the simulation as ``nobody``."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
 
 from ecov.harness.registry import register
-from ecov.harness.sandbox.base import ImagePath, Sandbox, open_for_nobody, run_limited
+from ecov.harness.sandbox.base import NOBODY, ImagePath, Sandbox, open_for_nobody, run_limited
 
 
 def bwrap_available() -> bool:
@@ -52,7 +53,7 @@ class BwrapSandbox(Sandbox):
                                "ECOV_SANDBOX=rlimit)")
         return cls()
 
-    def run(self, argv, workdir, limits, *, untrusted, ro_paths=(), rw_paths=(), env=None):
+    def run(self, argv, workdir, limits, *, untrusted, ro_paths=(), rw_paths=(), env=None, stdin=None):
         wd = str(workdir)
         cmd = [
             shutil.which("bwrap") or "bwrap", "--unshare-all", "--die-with-parent", "--new-session",
@@ -66,10 +67,13 @@ class BwrapSandbox(Sandbox):
             cmd += ["--ro-bind", p, p]
         for p in rw_paths:
             cmd += ["--bind", p, p]
+        if os.geteuid() == 0 and not untrusted:
+            # The compile step (Verilator, g++ on generated code) runs as an unprivileged user inside the
+            # namespace too: what it can read is what is mounted, and none of it as root.
+            cmd += ["--uid", str(NOBODY), "--gid", str(NOBODY), "--cap-drop", "ALL"]
         cmd += ["--bind", wd, wd, "--chdir", wd, "--"]
-        if untrusted:
-            open_for_nobody(workdir)
-        return run_limited(cmd + argv, workdir, limits, self._env(env), drop_to_nobody=untrusted)
+        open_for_nobody(workdir)
+        return run_limited(cmd + argv, workdir, limits, self._env(env), drop_to_nobody=untrusted, stdin=stdin)
 
 
 __all__ = ["BwrapSandbox", "bwrap_available"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 import threading
 import time
@@ -138,12 +139,11 @@ class DockerSandbox(Sandbox):
             raise RuntimeError(f"bubblewrap is missing and Docker is installed but unusable ({exc}); start "
                                "dockerd, or choose --sandbox rlimit (or set ECOV_SANDBOX=rlimit)") from exc
 
-    def run(self, argv, workdir, limits: Limits, *, untrusted, ro_paths=(), rw_paths=(), env=None):
+    def run(self, argv, workdir, limits: Limits, *, untrusted, ro_paths=(), rw_paths=(), env=None, stdin=None):
         import docker
 
         wd = str(workdir)
-        if untrusted:
-            open_for_nobody(Path(workdir))
+        open_for_nobody(Path(workdir))  # every step runs as nobody: the compile writes obj/ and sim
         argv = [_mapped(a, self.mapping) for a in argv]
         env = {k: _mapped(v, self.mapping) for k, v in (env or {}).items()}
         # Paths the image has itself (Verilator, its runtime) are not mounted; anything else asked for is.
@@ -156,7 +156,8 @@ class DockerSandbox(Sandbox):
             # /usr/bin/env: the step itself, without the image's entrypoint (its sandbox probe and notice).
             self.image, command=list(argv), entrypoint=["/usr/bin/env"], working_dir=wd, environment=self._env(env), volumes=volumes,
             network_disabled=True, network_mode="none", mem_limit=f"{limits.memory_mb}m",
-            pids_limit=limits.processes if untrusted else 1024, user="65534:65534" if untrusted else "0:0",
+            pids_limit=limits.processes if untrusted else 1024, user="65534:65534",
+            stdin_open=stdin is not None,
             cap_drop=["ALL"], security_opt=["no-new-privileges"], read_only=True,
             tmpfs={"/tmp": "rw,size=512m"}, ulimits=_ulimits(limits),
             log_config=docker.types.LogConfig(type="json-file", config={"max-size": "10m"}),
@@ -178,7 +179,17 @@ class DockerSandbox(Sandbox):
                     return
 
         try:
+            if stdin is not None:  # the harness main's private channel: attached, written, closed
+                sock = container.attach_socket(params={"stdin": 1, "stream": 1})
             container.start()
+            if stdin is not None:
+                raw = getattr(sock, "_sock", sock)
+                raw.sendall(stdin)
+                try:
+                    raw.shutdown(socket.SHUT_WR)
+                except OSError:
+                    pass
+                sock.close()
             reader = threading.Thread(target=pump, daemon=True)
             reader.start()
             try:

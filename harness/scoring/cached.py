@@ -43,9 +43,14 @@ class CachedScorer(ABC):
     def isolation(self) -> str:
         return self.sandbox.name
 
+    def trust(self) -> dict:
+        """What a cached result's trust depends on: part of every cache key (a hit never relabels it)."""
+        return {"sandbox": self.sandbox.name, "isolated": self.sandbox.isolated}
+
     def score(self, design: Design, testbench: str, seed: int = 1) -> ScoreResult:
         start = time.monotonic()
-        result = self._score(design, testbench, seed)
+        # A UTF-8 byte order mark is an encoding detail of the file the testbench came from, not text.
+        result = self._score(design, testbench.removeprefix("\ufeff"), seed)
         result.seconds = round(time.monotonic() - start, 3)
         return result
 
@@ -68,12 +73,13 @@ class CachedScorer(ABC):
     def lookup(self, design: Design, testbench: str, seed: int = 1) -> ScoreResult | None:
         """The result without building: a precheck's answer or a score-cache hit; None when the testbench
         must be built and run. (ecov.harness.scoring.executor asks this before sending a job to another machine.)"""
+        testbench = testbench.removeprefix("\ufeff")
         return (self._precheck(self._base(design, seed), design, testbench)
                 or self._cache_hit(self.cache_key(design, testbench, seed)))
 
     def remember(self, design: Design, testbench: str, seed: int, result: ScoreResult) -> None:
         """Cache a result computed elsewhere (a worker with the same identity) under this scorer's key."""
-        self._store(self.cache_key(design, testbench, seed), result)
+        self._store(self.cache_key(design, testbench.removeprefix("\ufeff"), seed), result)
 
     def _base(self, design: Design, seed: int) -> ScoreResult:
         return ScoreResult(status=OK, instance=design.instance, isolation=self.isolation, seed=seed,
@@ -98,8 +104,8 @@ class CachedScorer(ABC):
             try:
                 hit = ScoreResult.from_dict(json.loads(path.read_text()))
                 hit.cached = True
-                hit.isolation = self.isolation
-                hit.isolated = self.sandbox.isolated
+                if (hit.isolation, hit.isolated) != (self.isolation, self.sandbox.isolated):
+                    return None  # computed under another sandbox: never relabelled, computed again
                 return hit
             except (json.JSONDecodeError, TypeError, KeyError):
                 path.unlink(missing_ok=True)

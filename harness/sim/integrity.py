@@ -100,17 +100,30 @@ def check_point_set(points: list[CoveragePoint], coverage: list[CoveragePoint]) 
     return None
 
 
-_SPECIALIZED = re.compile(r"^(\w+?)__[A-Za-z0-9]+$")
-
-
 def same_module(seen: str, module: str) -> bool:
     """``seen`` (a coverage page's module) is ``module`` or its parameterized copy: Verilator names the
-    copy made for a ``#(...)`` override ``<module>__<params>`` (``single_cycle_arbiter__N8``). The file
-    check in check_dut keeps a copy honest: its points must still come from a design file."""
-    if seen == module:
-        return True
-    m = _SPECIALIZED.match(seen)
-    return m is not None and (m.group(1) == module or seen.startswith(module + "__"))
+    copy made for a ``#(...)`` override ``<module>__<params>`` (``single_cycle_arbiter__N8``, with two
+    parameters ``sync_fifo__DB10_Ac``). The file check in check_dut keeps a copy honest: its points must
+    still come from a design file; the rules keep its parameters at the task's values."""
+    return seen == module or seen.startswith(module + "__")
+
+
+def point_signature(points: list[CoveragePoint], instance: str) -> list[list]:
+    """The points at and under ``<top>.<instance>``, without the testbench's top or the copy name Verilator
+    gives a parameterized module: what makes two builds score the same design (sorted, JSON-ready)."""
+    return sorted([p.metric, relative_instance(p.hier), p.file, p.line, p.column, p.detail, p.lines]
+                  for p in points if in_subtree(relative_instance(p.hier), instance))
+
+
+def check_canonical(points: list[CoveragePoint], instance: str, canonical: list[list]) -> IntegrityError | None:
+    """The DUT's points equal those of the task's canonical build (the design with its own parameters):
+    a parameter override cannot shrink or change what is scored."""
+    got = point_signature(points, instance)
+    if got == canonical:
+        return None
+    return IntegrityError("dut-identity", f"the design under '{instance}' is not the task's design: it has "
+                          f"{len(got)} coverage points where the task's own build has {len(canonical)} (a parameter "
+                          "override changes what is scored; instantiate the DUT with the task's parameters)")
 
 
 def check_dut(coverage: list[CoveragePoint], instance: str, dut_module: str, design_modules: set[str] | None,
@@ -142,4 +155,4 @@ def check_dut(coverage: list[CoveragePoint], instance: str, dut_module: str, des
 
 
 __all__ = ["IntegrityError", "RunOutput", "new_run_dir", "remove_run_dir", "read_run", "check_point_set",
-           "check_dut", "POINTS_FILE", "COVERAGE_FILE", "END_FILE"]
+           "check_dut", "check_canonical", "point_signature", "POINTS_FILE", "COVERAGE_FILE", "END_FILE"]

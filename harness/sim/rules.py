@@ -33,12 +33,15 @@ from functools import lru_cache
 from pathlib import Path
 
 from ecov.harness.core.paths import jobs_dir
-from ecov.harness.hdl.text import LEXICAL
-from ecov.harness.sandbox.base import Limits, run_limited
+from ecov.harness.hdl.text import LEXICAL, strip_comments
+from ecov.harness.sandbox.base import Limits
+from ecov.harness.sandbox.rlimit import RlimitSandbox
 from ecov.harness.sim.jobfiles import write_design
 from ecov.harness.sim.verilator import VERILATOR_FLAGS, verilator_root
 
 TB_FILE = "testbench.sv"
+# Bump when a rule is added or changed: part of every score cache key (harness/tracks/sv/scorer.py).
+RULES_VERSION = "3"  # 3: dut-output-write, parameter-override, event-string, interface-handle, escaped-name
 
 # ---------------------------------------------------------------------------------------------------
 # The allow-lists. A system task/function not named here is refused (rule "system-task").
@@ -169,10 +172,7 @@ def preprocess(design_files: list[tuple[str, str]], testbench: str, sandbox=None
         limits = Limits(wall_seconds=60, cpu_seconds=60, memory_mb=2048, file_mb=16, output_bytes=200_000,
                         processes=64)
         env = {"VERILATOR_ROOT": str(root), "PATH": "/usr/bin:/bin"}
-        if sandbox is not None:
-            res = sandbox.run(argv, work, limits, untrusted=False, ro_paths=(str(root),), env=env)
-        else:
-            res = run_limited(argv, work, limits, env, drop_to_nobody=False)
+        res = (sandbox or RlimitSandbox()).run(argv, work, limits, untrusted=False, ro_paths=(str(root),), env=env)
         out = work / "pp.out"
         text = out.read_text(errors="replace") if out.exists() else ""
         if res.timed_out or res.returncode != 0:
@@ -229,12 +229,13 @@ _lock = threading.Lock()  # pyslang is used from one thread at a time (see harne
 def check_design(design, testbench: str, sandbox=None) -> list[Violation]:
     """The rules for ``testbench`` against a ``ecov.harness.core.records.Design`` (preprocessed in ``sandbox``)."""
     return check_testbench(testbench, [design.top], [f.name for f in design.files], design.instance,
-                           design_sources=[(f.name, f.content) for f in design.files], sandbox=sandbox)
+                           design_sources=[(f.name, f.content) for f in design.files], sandbox=sandbox,
+                           params=getattr(design, "params", ()))
 
 
 def check_testbench(tb: str, design_modules: list[str] | None = None, design_files: list[str] | None = None,
                     instance: str = "", *, design_sources: list[tuple[str, str]] | None = None,
-                    sandbox=None) -> list[Violation]:
+                    sandbox=None, params: tuple = ()) -> list[Violation]:
     """Every rule the testbench breaks, in line order. Empty means it may be built and run.
 
     ``design_sources`` are (file name, text) of the design, needed for the preprocessor (macros and
@@ -245,12 +246,12 @@ def check_testbench(tb: str, design_modules: list[str] | None = None, design_fil
         return [Violation("too-large", 1, f"the testbench has {len(tb)} characters; the limit is "
                           f"{MAX_TESTBENCH_BYTES}")]
     return list(_check_cached(tb, tuple(design_modules or ()), tuple(design_files or ()), instance,
-                              tuple(design_sources or ()), sandbox))
+                              tuple(design_sources or ()), sandbox, tuple(params)))
 
 
 @lru_cache(maxsize=256)
 def _check_cached(tb: str, design_modules: tuple[str, ...], design_files: tuple[str, ...], instance: str,
-                  design_sources: tuple[tuple[str, str], ...], sandbox) -> tuple[Violation, ...]:
+                  design_sources: tuple[tuple[str, str], ...], sandbox, params: tuple = ()) -> tuple[Violation, ...]:
     """Memoised: an agent's rounds and verify's re-scoring ask again for the same testbench."""
     pp = preprocess(list(design_sources), tb, sandbox)
     if not pp.ok:
@@ -260,12 +261,13 @@ def _check_cached(tb: str, design_modules: tuple[str, ...], design_files: tuple[
         return (Violation("too-large", 1, f"the preprocessed testbench is over {MAX_PREPROCESSED_BYTES} "
                           "characters (macro expansion)"),)
     names = {Path(n).name for n in design_files or []} | {Path(n).name for n, _ in design_sources}
-    found = _check_preprocessed(pp.text, set(design_modules or []), instance, names)
+    found = _check_preprocessed(pp.text, set(design_modules or []), instance, names, params)
     unique = {(v.rule, v.line): v for v in found}
     return tuple(sorted(unique.values(), key=lambda v: (v.line, v.rule)))
 
 
-def _check_preprocessed(text: str, extra_defs: set[str], instance: str, design_files: set[str]) -> list[Violation]:
+def _check_preprocessed(text: str, extra_defs: set[str], instance: str, design_files: set[str],
+                        params: tuple = ()) -> list[Violation]:
     region = _tb_region(text)
     found: list[Violation] = []
     for line, file in region.includes:
@@ -291,11 +293,12 @@ def _check_preprocessed(text: str, extra_defs: set[str], instance: str, design_f
                                    f"Verilator metacomment {comment[:60]!r}: only lint_off/lint_on/lint_save/"
                                    "lint_restore are allowed (others change coverage, visibility or embed C++)"))
     with _lock:
-        found += _check_tree(text, region, extra_defs, instance)
+        found += _check_tree(text, region, extra_defs, instance, params)
     return found
 
 
-def _check_tree(text: str, region: _Region, extra_defs: set[str], instance: str) -> list[Violation]:
+def _check_tree(text: str, region: _Region, extra_defs: set[str], instance: str, params: tuple = ()
+                ) -> list[Violation]:
     import pyslang
     from pyslang.syntax import SyntaxTree
 
@@ -303,9 +306,16 @@ def _check_tree(text: str, region: _Region, extra_defs: set[str], instance: str)
     tree = SyntaxTree.fromText(text, sm, "ecov_pp.sv")
     walker = _Walker(sm, instance)
     walker.collect(tree.root)
+    walker.design_defs_parsed = set(walker.design_defs)
     walker.design_defs |= extra_defs
     walker.check(tree.root)
     found = walker.found
+    dut = next(iter(sorted(extra_defs)), "") if len(extra_defs) == 1 else ""
+    # Only with the design's own text parsed (check_design always gives it; callers that pass module
+    # names alone cannot have parameters elaborated).
+    if dut and instance and walker.overrides(dut) and dut in walker.design_defs_parsed:
+        found += _check_parameters(tree, dut, instance, walker.tb_modules, walker.line(walker.param_overrides[dut]),
+                                   params)
     de = pyslang.DiagnosticEngine(sm)
     for d in tree.diagnostics:
         if d.isError() and sm.getFileName(d.location) == TB_FILE:
@@ -314,6 +324,11 @@ def _check_tree(text: str, region: _Region, extra_defs: set[str], instance: str)
             break
     return found
 
+
+# In an escaped identifier: what could end a C++ string literal or comment when Verilator prints the name.
+_UNSAFE_ESCAPED = re.compile(r'["\\\\]|/\*|\*/|//|\?\?|[^\x21-\x7e]')
+_EVENT_KINDS = {"EventControlWithExpression", "WaitStatement", "SignalEventExpression", "EventControl"}
+_PRIMITIVE_BIDIR = {"tran", "rtran", "tranif0", "tranif1", "rtranif0", "rtranif1", "pullup", "pulldown"}
 
 _ASSIGN_KINDS = {
     "AssignmentExpression", "AddAssignmentExpression", "SubtractAssignmentExpression",
@@ -378,6 +393,207 @@ def _definition_name(node) -> str | None:
     return None
 
 
+def _scope(node) -> str:
+    """The module, interface or program a node lies in ("" at file level)."""
+    n = node
+    while n is not None:
+        if not _is_token(n) and _kind(n) in ("ModuleDeclaration", "InterfaceDeclaration", "ProgramDeclaration"):
+            return _ident(n.header.name)
+        n = n.parent
+    return ""
+
+
+class _NameRef:
+    """A port connected by name only (``.q``, ``.*``): the testbench's signal of the same name."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+
+def _plain_names(expr) -> list[str]:
+    """The testbench's own names an expression connected to a port denotes (heads of selects/concats)."""
+    if isinstance(expr, _NameRef):
+        return [expr.name]
+    out = []
+    stack = [expr]
+    while stack:
+        n = stack.pop()
+        if _is_token(n):
+            continue
+        k = _kind(n)
+        if k in ("IdentifierName", "IdentifierSelectName"):
+            out.append(_ident(n.identifier))
+            continue
+        if k == "ScopedName":
+            continue
+        if k == "ElementSelectExpression":
+            stack.append(n.left)
+            continue
+        if k == "MemberAccessExpression":
+            stack.append(n.left)
+            continue
+        stack.extend(_children(n))
+    return out
+
+
+def _parameter_values(tree, top: str, path: list[str] | None, dut: str) -> dict[str, str] | None:
+    """Elaborate ``tree`` with ``top`` as root; the DUT's parameter values at the instance named by
+    ``path`` (None: ``top`` is the DUT itself); None when it is not found."""
+    from pyslang import Bag
+    from pyslang.ast import Compilation, CompilationOptions
+
+    opts = CompilationOptions()
+    opts.topModules = {top}
+    comp = Compilation(Bag([opts]))
+    comp.addSyntaxTree(tree)
+    tops = [t for t in comp.getRoot().topInstances if t.name == top]
+    if not tops:
+        return None
+    found = tops[0] if path is None else _find_instance(tops[0].body, path[-1], dut)
+    if found is None:
+        return None
+    return {p.name: str(p.value) if hasattr(p, "value") else str(getattr(p, "targetType", "")) for p in
+            found.body.parameters if not getattr(p, "isLocalParam", False)}
+
+
+def _find_instance(scope, name: str, dut: str, depth: int = 0):
+    """The instance ``name`` of module ``dut`` anywhere below ``scope`` (instances, generate blocks)."""
+    if depth > 12:
+        return None
+    for m in scope:
+        k = m.kind.name
+        if k == "Instance":
+            if m.name == name and m.definition.name == dut:
+                return m
+            got = _find_instance(m.body, name, dut, depth + 1)
+        elif k in ("GenerateBlock", "GenerateBlockArray"):
+            got = _find_instance(m, name, dut, depth + 1)
+        else:
+            continue
+        if got is not None:
+            return got
+    return None
+
+
+@lru_cache(maxsize=512)
+def reference_parameters(files: tuple, dut: str, instance: str, references: tuple[str, ...]
+                         ) -> tuple[tuple[tuple[str, str], ...], ...]:
+    """The DUT parameter sets the task's own (trusted, shipped) reference testbenches use where they differ
+    from the defaults: what ``Design.params`` allows besides them. Read with pyslang alone (no sandbox
+    needed for the benchmark's own files); a reference it cannot elaborate adds nothing."""
+    from pyslang.syntax import SyntaxTree
+
+    out: list[tuple[tuple[str, str], ...]] = []
+    pat = re.compile(rf"\b{re.escape(dut)}\s*#")
+    for ref in references:
+        if not pat.search(strip_comments(ref)):
+            continue
+        text = "".join(f.content + "\n" for f in files) + ref
+        with _lock:
+            try:
+                tree = SyntaxTree.fromText(text)
+                walker_tops = [_ident(n.header.name) for n in _iter_nodes(tree.root) if _kind(n) == "ModuleDeclaration"]
+                want = _parameter_values(tree, dut, None, dut)
+                got = None
+                for top in reversed(walker_tops):
+                    if top != dut:
+                        got = _parameter_values(tree, top, [instance], dut)
+                        if got is not None:
+                            break
+            except Exception:  # noqa: BLE001 - pyslang failing on a reference adds no allowance
+                continue
+        if got is not None and got != want:
+            key = tuple(sorted(got.items()))
+            if key not in out:
+                out.append(key)
+    return tuple(out)
+
+
+def _check_parameters(tree, dut: str, instance: str, tb_modules: list[str], line: int,
+                      allowed: tuple = ()) -> list[Violation]:
+    """The design under test is the task's design: a ``#(...)`` override of the DUT must leave every
+    parameter at the value the task's design has (its defaults); one that changes it changes what is
+    scored (fewer toggle points, an easier mode) and is refused."""
+    try:
+        want = _parameter_values(tree, dut, None, dut)
+        got = None
+        for top in reversed(tb_modules):
+            got = _parameter_values(tree, top, [instance], dut)
+            if got is not None:
+                break
+    except Exception as e:  # pyslang failing to elaborate is a reason to refuse, not to pass
+        return [Violation("parameter-override", line, f"the DUT's parameters could not be evaluated ({e}); "
+                          "instantiate it without #(...)")]
+    if want is None or got is None:
+        return [Violation("parameter-override", line, f"the DUT instance '{instance}' with #(...) could not be "
+                          "elaborated to check its parameters; instantiate it without #(...)")]
+    changed = [f"{k}={got.get(k)} (the task's design: {v})" for k, v in sorted(want.items()) if got.get(k) != v]
+    if not changed or tuple(sorted(got.items())) in allowed:
+        return []
+    also = "; or, as the task allows, " + " | ".join(", ".join(f"{k}={v}" for k, v in ps if want.get(k) != v)
+                                                     for ps in allowed) if allowed else ""
+    return [Violation("parameter-override", line, f"#(...) changes the design under test: {', '.join(changed)}; "
+                      f"the task scores its own design, with these parameters at the values shown{also}")]
+
+
+def _iter_nodes(root):
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if _is_token(n):
+            continue
+        yield n
+        stack.extend(_children(n))
+
+
+def _ports(decl) -> list[tuple[str, str]]:
+    """(port, direction) in order for a module/interface/program declaration (ANSI or not)."""
+    out: list[tuple[str, str]] = []
+    ports = getattr(decl.header, "ports", None)
+    if ports is None:
+        return out
+    direction = "inout"
+    if _kind(ports) == "AnsiPortList":
+        for p in ports.ports:
+            if _is_token(p):
+                continue
+            hdr = getattr(p, "header", None)
+            d = getattr(hdr, "direction", None)
+            if _kind(p) == "ImplicitAnsiPort" and hdr is not None and _kind(hdr) == "InterfacePortHeader":
+                out.append((_ident(p.declarator.name), "interface"))
+                continue
+            if d is not None and d.valueText:
+                direction = d.valueText
+            name = getattr(p, "declarator", None) or getattr(p, "name", None)
+            if name is not None:
+                out.append((_ident(name.name) if hasattr(name, "name") else _ident(name), direction))
+        return out
+    if _kind(ports) == "NonAnsiPortList":
+        dirs: dict[str, str] = {}
+        for m in decl.members:
+            if not _is_token(m) and _kind(m) == "PortDeclaration":
+                d = getattr(m.header, "direction", None)
+                for dd in m.declarators:
+                    if not _is_token(dd):
+                        dirs[_ident(dd.name)] = d.valueText if d is not None and d.valueText else "inout"
+        for p in ports.ports:
+            if _is_token(p):
+                continue
+            names = [t for t in _tokens(p) if t.kind.name == "Identifier"]
+            if names:
+                n = _ident(names[0])
+                out.append((n, dirs.get(n, "inout")))
+    return out
+
+
+def _port_writes(ports: list[tuple[str, str]], port: str) -> bool:
+    """Whether the instance drives what is connected to ``port`` (output, inout, ref; unknown ports too)."""
+    for name, direction in ports:
+        if name == port:
+            return direction in ("output", "inout", "ref")
+    return True
+
+
 def _args(arg_list) -> list:
     """The arguments of an argument list, without the comma tokens of the separated list."""
     return [a for a in arg_list.parameters if not _is_token(a)]
@@ -428,6 +644,19 @@ class _Walker:
         self.virtual_vars: set[str] = set()
         # Testbench subroutines: name -> one list per declaration of (formal name, may write it).
         self.subroutines: dict[str, list[list[tuple[str, bool]]]] = {}
+        # Every module's ports in order: name -> [(port, direction)] (design and testbench modules).
+        self.module_ports: dict[str, list[tuple[str, str]]] = {}
+        # Interface instances and modports inside the design: a handle to one reaches the design's state.
+        self.design_iface_instances: set[str] = set()
+        self.design_modports: set[str] = set()
+        # Testbench names whose value is a string (string variables, parameters given a string literal).
+        self.string_names: set[str] = set()
+        self.design_defs_parsed: set[str] = set()  # design definitions whose text was parsed (not only named)
+        self.param_overrides: dict[str, object] = {}  # module -> a testbench instantiation of it with #(...)
+        self.tb_modules: list[str] = []
+        # Testbench nets/variables connected to an output or inout port of a design module instance: the
+        # design drives them (with --flatten they are the design's own variables); name -> (instance, port).
+        self.dut_driven: dict[tuple[str, str], tuple[str, str]] = {}  # (module, name) -> (instance, port)
         self.found: list[Violation] = []
 
     # -- locations
@@ -446,6 +675,7 @@ class _Walker:
     def collect(self, root) -> None:
         stack = [root]
         instantiations = []
+        design_instantiations = []
         while stack:
             n = stack.pop()
             if _is_token(n):
@@ -457,6 +687,17 @@ class _Walker:
                 (self.tb_defs if tb else self.design_defs).add(name)
                 if k == "InterfaceDeclaration":
                     (self.tb_interfaces if tb else self.design_interfaces).add(name)
+                if k in ("ModuleDeclaration", "InterfaceDeclaration", "ProgramDeclaration"):
+                    self.module_ports.setdefault(name, _ports(n))
+                if tb and k == "ModuleDeclaration":
+                    self.tb_modules.append(name)
+            if not tb:
+                if k == "HierarchyInstantiation":
+                    design_instantiations.append(n)
+                elif k == "ModportItem":
+                    self.design_modports.add(_ident(n.name))
+            if tb and k in ("DataDeclaration", "ParameterDeclaration"):
+                self._strings(n)
             if tb:
                 if k == "Declarator":
                     self.data_names.add(_ident(n.name))
@@ -491,6 +732,70 @@ class _Walker:
                 else:
                     self.scope_names.add(iname)
         self.scope_names |= self.design_defs | self.tb_defs
+        for inst in design_instantiations:
+            if _ident(inst.type) in self.design_interfaces | self.tb_interfaces:
+                for hi in inst.instances:
+                    if getattr(hi, "decl", None) is not None:
+                        self.design_iface_instances.add(_ident(hi.decl.name))
+        for inst in instantiations:
+            if inst.parameters is not None:
+                self.param_overrides.setdefault(_ident(inst.type), inst)
+        # What design instances drive, per testbench module; then through testbench modules that pass a
+        # design output on through their own output ports (a wrapper), up to the top (a fixpoint).
+        driving: dict[str, set[str]] = {d: {p for p, _ in self.module_ports.get(d, [])}
+                                         for d in self.design_defs - self.design_interfaces}
+        for _ in range(16):
+            changed = False
+            for inst in instantiations:
+                type_name = _ident(inst.type)
+                if type_name not in driving or type_name in self.design_interfaces:
+                    continue
+                scope = _scope(inst)
+                for hi in inst.instances:
+                    iname = _ident(hi.decl.name) if getattr(hi, "decl", None) is not None else ""
+                    for port, expr in self.connections(type_name, hi):
+                        if port in driving[type_name] and expr is not None and _port_writes(
+                                self.module_ports.get(type_name, []), port):
+                            for name in _plain_names(expr):
+                                if (scope, name) not in self.dut_driven:
+                                    self.dut_driven[(scope, name)] = (iname, port)
+                                    changed = True
+            for (scope, name) in list(self.dut_driven):
+                if scope in self.tb_defs and name in {p for p, d in self.module_ports.get(scope, [])
+                                                      if d in ("output", "inout", "ref")}:
+                    if name not in driving.setdefault(scope, set()):
+                        driving[scope].add(name)
+                        changed = True
+            if not changed:
+                break
+
+    def _strings(self, n) -> None:
+        """Record testbench names whose value is a string (they must not reach an event control)."""
+        typed = "string" in str(getattr(n, "type", "") or "").split()
+        decls = getattr(n, "declarators", None)
+        if decls is None and getattr(n, "parameter", None) is not None:
+            decls = getattr(n.parameter, "declarators", None)
+            typed = typed or "string" in str(getattr(n.parameter, "type", "") or "").split()
+        for d in decls or []:
+            if _is_token(d) or not hasattr(d, "name"):
+                continue
+            init = getattr(d, "initializer", None)
+            if typed or (init is not None and any(t.kind.name == "StringLiteral" for t in _tokens(init))):
+                self.string_names.add(_ident(d.name))
+
+    def connections(self, type_name: str, hi):
+        """(port, expression) per connection of one instance; ``.*`` and ``.q`` connect the same name."""
+        ports = self.module_ports.get(type_name, [])
+        for i, c in enumerate(c for c in hi.connections if not _is_token(c)):
+            ck = _kind(c)
+            if ck == "NamedPortConnection":
+                implicit = c.openParen is None or c.openParen.kind.name != "OpenParenthesis"
+                yield _ident(c.name), (_NameRef(_ident(c.name)) if implicit else c.expr)
+            elif ck == "OrderedPortConnection":
+                yield (ports[i][0] if i < len(ports) else ""), c.expr
+            elif ck == "WildcardPortConnection":
+                for port, _ in ports:
+                    yield port, _NameRef(port)
 
     # -- names
     def head(self, name) -> tuple[str, str] | None:
@@ -576,6 +881,10 @@ class _Walker:
             else:
                 rule, why = "system-task", "is not on the list of allowed system tasks (docs/scoring.md)"
             self.add(rule, tok, f"{name} {why}; not allowed")
+        elif k == "Identifier" and tok.rawText.startswith("\\") and _UNSAFE_ESCAPED.search(tok.rawText[1:].strip()):
+            self.add("escaped-name", tok, f"escaped identifier {tok.rawText.strip()!r} contains characters that "
+                     "Verilator copies unescaped into generated C++ (quote, backslash, comment marks, non-ASCII): "
+                     "use a plain name")
         elif k == "Identifier" and tok.rawText.startswith("\\") and "." in tok.rawText:
             self.add("escaped-name", tok, f"escaped identifier {tok.rawText.strip()!r} contains '.': it would "
                      "read as a hierarchy path in the coverage (e.g. a second instance posing as a sub-instance "
@@ -601,26 +910,43 @@ class _Walker:
         elif k in _ASSIGN_KINDS:
             for bad in self.foreign_in(n.left, lvalue=True):
                 self.write(bad)
+            self.check_driven(n.left, n)
             self.check_virtual(n.left, n.right)
         elif k in _INCDEC_KINDS:
             operand = n.operand
             for bad in self.foreign_in(operand, lvalue=True):
                 self.write(bad)
+            self.check_driven(operand, n)
         elif k == "ProceduralDeassignStatement":  # assign/force hold an AssignmentExpression, seen above
             for bad in self.foreign_in(n.variable, lvalue=True):
                 self.write(bad)
+            self.check_driven(n.variable, n)
+        elif k in _EVENT_KINDS:
+            self.check_event_text(n)
+        elif k == "ScopedName" and not (n.parent is not None and _kind(n.parent) == "ScopedName"):
+            self.check_interface_handle(n)
+        elif k == "PrimitiveInstantiation":
+            prim = n.type.valueText if _is_token(n.type) else str(n.type).strip()
+            for inst in n.instances:
+                conns = [c for c in getattr(inst, "connections", []) if not _is_token(c)]
+                for c in conns if prim in _PRIMITIVE_BIDIR else conns[:1]:
+                    self.check_driven(getattr(c, "expr", c), c)
         elif k in ("BlockingEventTriggerStatement", "NonblockingEventTriggerStatement"):
             for bad in self.foreign_in(n.name):
                 self.add("hierarchical-write", bad, f"triggers '{bad}' outside the testbench")
-        elif k in ("NamedPortConnection", "OrderedPortConnection"):
-            for bad in self.foreign_in(n):
-                self.add("hierarchical-port", bad, f"connects '{bad}' to a port: port connections may only use the "
-                         "testbench's own signals (an output port would drive the design's internals)")
+        elif k == "HierarchyInstantiation":
+            self.check_instance(n)
         elif k in ("ClockingItem", "ModportExplicitPort"):
             for bad in self.foreign_in(n):
                 self.add("hierarchical-write", bad, f"'{bad}' in a clocking block or modport can drive the design's "
                          "internals; use the testbench's own signals")
+            if k == "ClockingItem" and any(t.valueText in ("output", "inout") for t in _tokens(n.direction)):
+                for d in getattr(n, "decls", []):
+                    if not _is_token(d) and hasattr(d, "name") and (_scope(n), _ident(d.name)) in self.dut_driven:
+                        self.driven(_ident(d.name), d)
         elif k == "Declarator" and n.initializer is not None:
+            if (_scope(n), _ident(n.name)) in self.dut_driven and _kind(n.parent) != "ClockingItem":
+                self.driven(_ident(n.name), n)
             if _ident(n.name) in self.virtual_vars:
                 for bad in self.foreign_in(n.initializer):
                     self.add("hierarchical-write", bad, f"binds a virtual interface to '{bad}' inside the design")
@@ -649,6 +975,7 @@ class _Walker:
                 for bad in self.foreign_in(arg):
                     self.add("hierarchical-write", bad, f"passes '{bad}' to {name}, which may write it; only the "
                              "testbench's own variables may be written")
+                self.check_driven(arg, arg)
             return
         if ck == "ScopedName" and self.foreign(callee):
             self.write(callee, "calls a task/function/method of")
@@ -675,6 +1002,7 @@ class _Walker:
             for bad in self.foreign_in(expr):
                 self.add("hierarchical-write", bad, f"passes '{bad}' to {name}(), which may write it "
                          "(output/inout/ref, or not declared in the testbench); pass a copy in a local variable")
+            self.check_driven(expr, expr)
 
     def check_file_arg(self, n, name: str) -> None:
         args = n.arguments
@@ -695,10 +1023,74 @@ class _Walker:
             for bad in self.foreign_in(rhs):
                 self.add("hierarchical-write", bad, f"binds a virtual interface to '{bad}' inside the design")
 
+    def overrides(self, dut: str) -> bool:
+        """Whether the testbench instantiates ``dut`` with a parameter value assignment."""
+        return dut in self.param_overrides
+
+    def check_driven(self, lhs, node) -> None:
+        """A write whose target is a testbench signal that a design instance's output/inout drives."""
+        scope = _scope(node)
+        for name in _plain_names(lhs):
+            if (scope, name) in self.dut_driven:
+                self.driven(name, node)
+
+    def driven(self, name: str, node) -> None:
+        inst, port = self.dut_driven[(_scope(node), name)]
+        self.add("dut-output-write", node, f"writes '{name}', which the design drives through port '{port}' of "
+                 f"'{inst}': the testbench may drive only the DUT's inputs (reading '{name}' is fine)")
+
+    def check_instance(self, n) -> None:
+        """Port connections: hierarchical names only into inputs; no output of one instance onto a signal
+        a design instance drives."""
+        type_name = _ident(n.type)
+        ports = self.module_ports.get(type_name, [])
+        for hi in n.instances:
+            iname = _ident(hi.decl.name) if getattr(hi, "decl", None) is not None else ""
+            for port, expr in self.connections(type_name, hi):
+                if expr is None or isinstance(expr, _NameRef):
+                    names = _plain_names(expr) if expr is not None else []
+                    bad_hier = []
+                else:
+                    names = _plain_names(expr)
+                    bad_hier = list(self.foreign_in(expr))
+                writes = _port_writes(ports, port)
+                if writes:
+                    for bad in bad_hier:
+                        self.add("hierarchical-port", bad, f"connects '{bad}' to port '{port}' of '{iname}', which "
+                                 "can drive it: only input ports may be connected to the design's internals")
+                    for name in names:
+                        owner = self.dut_driven.get((_scope(n), name))
+                        if owner is not None and owner[0] != iname:
+                            self.driven(name, hi)
+
+    def check_event_text(self, n) -> None:
+        """Verilator prints an event control's text into generated C++ unescaped: no strings there."""
+        expr = getattr(n, "expr", None) if _kind(n) in ("WaitStatement", "EventControlWithExpression") else n
+        for tok in _tokens(expr) if expr is not None else []:
+            if tok.kind.name == "StringLiteral" or (tok.kind.name == "Identifier" and _ident(tok) in self.string_names):
+                self.add("event-string", tok, f"{tok.valueText!r} in an event control or wait: Verilator copies "
+                         "its text into generated C++ without escaping; wait on signals or events instead")
+                return
+
+    def check_interface_handle(self, n) -> None:
+        """A name that denotes an interface instance (or its modport) inside the design: a handle to it
+        (virtual interface, ref argument, class member) would write the design's state."""
+        if not self.foreign(n):
+            return
+        parts = [_ident(t) for t in _tokens(n) if t.kind.name == "Identifier"]
+        if not parts:
+            return
+        last = parts[-1]
+        if last in self.design_iface_instances or (
+                last in self.design_modports and len(parts) > 1 and parts[-2] in self.design_iface_instances):
+            self.add("interface-handle", n, f"'{str(n).strip()}' names an interface instance inside the design: a "
+                     "handle to it (virtual interface, ref argument, class member) writes the design's state; "
+                     "read its signals by their full name instead")
+
     def write(self, node, verb: str = "writes") -> None:
         self.add("hierarchical-write", node, f"{verb} '{str(node).strip()}' outside the testbench's own variables "
                  f"(into the design hierarchy: '{self.instance}.…', tb.…, $root.…); drive the DUT's ports only")
 
 
-__all__ = ["Violation", "check_testbench", "check_design", "preprocess",
+__all__ = ["RULES_VERSION", "Violation", "check_testbench", "check_design", "preprocess",
            "READONLY_SYSTEM", "ALLOWED_SYSTEM", "ALLOWED_DIRECTIVES"]

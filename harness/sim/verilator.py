@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ecov.harness.sandbox.base import ImagePath, Limits, ProcResult, Sandbox
 from ecov.harness.sim.buildcache import CpuSlots, ObjectCache, Unit, plan_units
+from ecov.harness.sim.gencheck import check_generated
 
 COVERAGE_FLAGS = ("--coverage-line", "--coverage-toggle", "--coverage-expr", "--coverage-user")
 VERILATOR_FLAGS = (
@@ -45,6 +46,7 @@ PCH_INCLUDES = ("verilated.h", "verilated_cov.h", "verilated_timing.h", "verilat
 PCH_LITE = "ecov_pch_lite.h"
 OUTPUT_SPLIT = 5000  # Verilator statements per generated .cpp: the grain of object reuse
 TB_CONFIG = "ecov_tb.vlt"  # Verilator config file that turns coverage off in the testbench file
+GENERATED_CODE = "generated-code"  # BuildResult.stage when the generated C++ holds code Verilator did not write
 
 
 def verilator_root() -> Path:
@@ -211,6 +213,11 @@ class VerilatorBackend:
         phases = {"verilate": round(res.seconds, 3)}
         if res.timed_out or res.returncode != 0:
             return BuildResult(False, "verilate", _why(res, "Verilator"), seconds=res.seconds, phases=phases)
+        # Nothing of the testbench may reach the compiler outside Verilator's own escaping (gencheck).
+        found = check_generated(job / "obj")
+        if found:
+            return BuildResult(False, GENERATED_CODE, "\n".join(str(f) for f in found[:5]), seconds=res.seconds,
+                               phases=phases)
         patch_main(job / "obj" / "Vtop__main.cpp")
         compiled = self.compile_generated(job, limits)
         phases["compile"] = round(compiled.seconds, 3)
@@ -256,7 +263,9 @@ class VerilatorBackend:
         if pch:
             pch_header = PCH_HEADER if _uses_random(obj) else PCH_LITE
             cflags += [f"-I{rt}", "-Winvalid-pch", "-include", pch_header]
-        prefix = "|".join((verilator_version(), " ".join(compiler), " ".join(cflags), str(rt), str(pch)))
+        # The sandbox is part of the key: an object compiled under one sandbox is never served to another.
+        prefix = "|".join((verilator_version(), " ".join(compiler), " ".join(cflags), str(rt), str(pch),
+                           f"sandbox={self.sandbox.name}"))
         cache = self.options.object_cache
         todo: list[tuple[Unit | None, list[str]]] = []
         given = runtime_objects or {}
@@ -317,16 +326,16 @@ class VerilatorBackend:
         argv = ["./sim", f"+verilator+seed+{seed}", "+verilator+rand+reset+0", "+verilator+error+limit+1000000"]
         if outdir is None:
             return self.sandbox.run(argv, job, limits, untrusted=True)
-        env = {OUT_ENV: str(outdir), NONCE_ENV: nonce}
-        return self.sandbox.run(argv, job, limits, untrusted=True, rw_paths=(str(outdir),), env=env)
+        return self.sandbox.run(argv, job, limits, untrusted=True, rw_paths=(str(outdir),),
+                                stdin=main_input(outdir, nonce))
 
-
-# The env variables through which the harness hands the simulation its private output folder and nonce.
-OUT_ENV, NONCE_ENV = "ECOV_OUT", "ECOV_NONCE"
 
 # Replaces Verilator's generated --main (same loop, Verilator 5.048). Differences, all for integrity:
-# - the output folder and nonce are taken from the environment and wiped before any testbench code
-#   runs (the testbench has no way to read them afterwards: no $c, no DPI, no $getenv by the rules);
+# - the output folder and nonce come on standard input (``main_input``), read before anything of the
+#   testbench runs, then standard input is /dev/null: never in any environment (bwrap's own environment
+#   is readable in the sandbox's /proc/1/environ), never in argv;
+# - the process makes itself non-dumpable first, so its own /proc files (mem, environ) are root's and
+#   unreadable to the unprivileged user it runs as;
 # - identical instances keep separate counters (forcePerInstance);
 # - right after the model is built, before time 0, it writes the model's own point list (every point
 #   the build instruments, all counts 0): the reference the final coverage is compared with;
@@ -334,6 +343,34 @@ OUT_ENV, NONCE_ENV = "ECOV_OUT", "ECOV_NONCE"
 #   last, an end marker with the nonce and whether $finish was reached.
 # The testbench cannot name the folder (a fresh random name outside the job folder), so it can neither
 # write the files the harness reads nor pre-place them.
+# C++ shared by both harness mains (this one and cocotb's): the private channel and non-dumpable process.
+MAIN_INPUT_CPP = r"""
+#include <sys/prctl.h>
+#include <fcntl.h>
+#include <unistd.h>
+// ECov: the output folder and nonce arrive on standard input (two lines), which is then /dev/null.
+static void ecov_read_input(std::string& out, std::string& nonce) {
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);  // own /proc files (mem, environ) unreadable to this uid
+    std::string text;
+    char buf[512];
+    while (text.size() < 4096) {
+        const ssize_t n = read(0, buf, sizeof buf);
+        if (n <= 0) break;
+        text.append(buf, static_cast<size_t>(n));
+        if (std::count(text.begin(), text.end(), '\n') >= 2) break;
+    }
+    const int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0) { dup2(devnull, 0); if (devnull != 0) close(devnull); }
+    const size_t first = text.find('\n');
+    if (first == std::string::npos) return;
+    const size_t second = text.find('\n', first + 1);
+    if (second == std::string::npos) return;
+    out = text.substr(0, first);
+    nonce = text.substr(first + 1, second - first - 1);
+    std::fill(text.begin(), text.end(), '\0');
+}
+"""
+
 ECOV_MAIN = r"""// ECov harness main: replaces Verilator's --main (harness/sim/verilator.py ECOV_MAIN)
 #include "verilated.h"
 #include "verilated_cov.h"
@@ -343,6 +380,7 @@ ECOV_MAIN = r"""// ECov harness main: replaces Verilator's --main (harness/sim/v
 #include <cstring>
 #include <map>
 #include <string>
+ECOV_MAIN_INPUT
 
 // Interface contracts (harness/contracts/bind.py): the monitor bound into the DUT calls these through
 // DPI. The first violation is recorded with a coverage snapshot (the legal figures); the run goes on.
@@ -377,17 +415,9 @@ static void ecov_contract_write() {
     }
 }
 
-static std::string ecov_take_env(const char* name) {
-    char* value = std::getenv(name);
-    std::string out = value ? value : "";
-    if (value) std::memset(value, 0, std::strlen(value));
-    unsetenv(name);
-    return out;
-}
-
 int main(int argc, char** argv, char**) {
-    const std::string ecov_out = ecov_take_env("ECOV_OUT");
-    const std::string ecov_nonce = ecov_take_env("ECOV_NONCE");
+    std::string ecov_out, ecov_nonce;
+    ecov_read_input(ecov_out, ecov_nonce);
     Verilated::debug(0);
     const std::unique_ptr<VerilatedContext> contextp{new VerilatedContext};
     contextp->threads(1);
@@ -417,7 +447,12 @@ int main(int argc, char** argv, char**) {
     contextp->statsPrintSummary();
     return 0;
 }
-"""
+""".replace("ECOV_MAIN_INPUT", "#include <algorithm>\n" + MAIN_INPUT_CPP)
+
+
+def main_input(out: Path, nonce: str) -> bytes:
+    """What the harness writes to the simulation's standard input: its output folder and nonce."""
+    return f"{out}\n{nonce}\n".encode()
 
 
 def patch_main(main_cpp: Path) -> None:

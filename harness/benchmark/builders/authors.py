@@ -14,7 +14,9 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from ecov.harness.benchmark.builders.common import SourceError
+from ecov.harness.benchmark.spec import KIND, BenchmarkSpec
 from ecov.harness.core.records import SourceFile, Target
+from ecov.harness.registry import register
 from ecov.harness.tasks import Task
 
 HUB_ID = "hez2024/cvdp_ecov_eval"
@@ -120,3 +122,9 @@ def from_row(row: dict[str, Any]) -> Task:
             "upstream_targets": json.dumps([t.to_dict() for t in targets]),
         },
     )
+
+
+SPEC = register(KIND, BENCHMARK, BenchmarkSpec(
+    name=BENCHMARK, license="see the hub dataset card (" + HUB_ID + ")",
+    target_rule="per target: min(upstream percentage, floor(ceiling))",
+    card="the LLM4Cov authors' evaluation set, read from the hub"))

@@ -26,7 +26,9 @@ from ecov.harness.benchmark.builders.common import (
     rename_module,
     upstream_commit,
 )
+from ecov.harness.benchmark.spec import KIND, SHARED_DATA, BenchmarkSpec
 from ecov.harness.core.records import SourceFile, Target
+from ecov.harness.registry import register
 from ecov.harness.tasks import Task
 
 BENCHMARK = "autoeval-ecov"
@@ -124,3 +126,8 @@ def build(source: Path, only: list[str] | None = None, skip_bad: bool = False) -
             res.skipped.append(Skipped(name, str(e)))
     res.info["problems_found"] = len(names)
     return res
+
+
+SPEC = register(KIND, BENCHMARK, BenchmarkSpec(
+    name=BENCHMARK, license=LICENSE, target_rule="floor(ceiling)", build=build,
+    default_source=SHARED_DATA / "verilog-eval", order=1, shipped=True, card="VerilogEval designs as coverage tasks"))

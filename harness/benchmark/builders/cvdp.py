@@ -35,7 +35,9 @@ from ecov.harness.benchmark.builders.common import (
     read_text,
     upstream_commit,
 )
+from ecov.harness.benchmark.spec import KIND, SHARED_DATA, BenchmarkSpec
 from ecov.harness.core.records import SourceFile, Target
+from ecov.harness.registry import register
 from ecov.harness.tasks import Task
 
 BENCHMARK = "cvdp-ecov"
@@ -403,3 +405,8 @@ def build(source: Path, only: list[str] | None = None, skip_bad: bool = False, c
             raise SourceError(f"unknown CVDP problem id(s): {', '.join(unknown)}")
     res.info["commit"] = commit or next((f["commit"] for f in res.info["jsonl_files"] if f["commit"]), "")
     return res
+
+
+SPEC = register(KIND, BENCHMARK, BenchmarkSpec(
+    name=BENCHMARK, license=LICENSE, target_rule="min(upstream TARGET, floor(ceiling))", build=build,
+    default_source=SHARED_DATA, order=0, shipped=True, card="NVIDIA CVDP code-coverage tasks, targets recalibrated"))

@@ -32,8 +32,10 @@ from typing import Any
 
 from ecov.harness.benchmark.builders.common import BuildResult, Skipped, SourceError, instantiated_modules
 from ecov.harness.benchmark.overlap import OverlapIndex, design_files, scan
+from ecov.harness.benchmark.spec import KIND, BenchmarkSpec
 from ecov.harness.core.records import SourceFile, Target
 from ecov.harness.hdl.text import module_names
+from ecov.harness.registry import register
 from ecov.harness.tasks import Task
 
 BENCHMARK = "ecov-train"
@@ -241,3 +243,8 @@ def build(source: Path | str, only: list[str] | None = None, skip_bad: bool = Tr
                           "files": o.files, "dropped": sum(h is not None for h in hits.values())},
     }
     return res
+
+
+SPEC = register(KIND, BENCHMARK, BenchmarkSpec(
+    name=BENCHMARK, license=LICENSE, build=build, split=SPLIT,  # --source: a hub id or local JSONL/parquet
+    card="CodeV-R1 designs as training tasks (contamination-filtered)"))

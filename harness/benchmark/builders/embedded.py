@@ -13,8 +13,10 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from ecov.harness.benchmark.builders.common import BuildResult, SourceError, is_hdl
+from ecov.harness.benchmark.spec import KIND, BenchmarkSpec
 from ecov.harness.contracts.spec import find_contract
 from ecov.harness.core.records import SourceFile, Target
+from ecov.harness.registry import register
 from ecov.harness.tasks import Task
 
 BENCHMARK = "ecov-embedded"
@@ -96,3 +98,8 @@ def build(source: Path | None = None, only: list[str] | None = None, skip_bad: b
             raise SourceError(f"unknown embedded task id(s): {', '.join(unknown)}")
         tasks = [t for t in tasks if t.id in set(only)]
     return BuildResult(BENCHMARK, tasks=tasks, source=str(source or suite_root()))
+
+
+SPEC = register(KIND, BENCHMARK, BenchmarkSpec(
+    name=BENCHMARK, license=LICENSE, target_rule="authored targets (checked, never rewritten)", build=build,
+    order=2, load=load_suite, card="ECov's own designs, shipped inside the package"))

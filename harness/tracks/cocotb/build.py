@@ -31,8 +31,7 @@ from ecov.harness.sandbox.base import Limits, Sandbox
 from ecov.harness.sim.jobfiles import write_design
 from ecov.harness.sim.verilator import (
     COVERAGE_FLAGS,
-    NONCE_ENV,
-    OUT_ENV,
+    MAIN_INPUT_CPP,
     BuildOptions,
     VerilatorBackend,
     _mk_list,
@@ -42,7 +41,7 @@ from ecov.harness.sim.verilator import (
 )
 
 # Bump when the build (flags, main patch, port config) changes.
-BUILD_VERSION = "4"  # 4: the harness's output folder, nonce, point list and end marker
+BUILD_VERSION = "5"  # 4: the harness's output folder, nonce, point list and end marker; 5: on stdin
 VERILATOR_FLAGS = (
     # --flatten for the reason the SV track uses it: identical instances must not share counters.
     "--cc", "--vpi", "--timing", "--flatten", *COVERAGE_FLAGS,
@@ -100,9 +99,10 @@ def _libpython() -> str:
 def patch_main(text: str) -> str:
     """cocotb's Verilator main, on the SV track's integrity contract (ecov.harness.sim.verilator.ECOV_MAIN).
 
-    - The output folder and nonce (``ECOV_OUT``/``ECOV_NONCE``) are read, wiped and removed from the
-      environment first thing in ``main``, before the VPI bootstrap starts Python: the testbench never
-      sees where coverage goes.
+    - The output folder and nonce come on standard input (``verilator.main_input``), read first thing in
+      ``main``, before the VPI bootstrap starts Python; standard input is then /dev/null and the process
+      non-dumpable (its /proc files unreadable to its own uid): never in an environment, which the
+      sandbox's /proc would show.
     - Identical sub-instances keep separate counters (``forcePerInstance(true)`` always; cocotb 2.1 only
       does it with ``--coverage-per-instance`` on the command line, the fix of cocotb issue #5684).
     - Right after the model is built, before Python starts, it writes the model's own point list
@@ -131,21 +131,13 @@ def patch_main(text: str) -> str:
     text = text.replace('std::unique_ptr<Vtop> top(new Vtop(""));\n',
                         'std::unique_ptr<Vtop> top(new Vtop(""));\n' + _MAIN_POINTS)
     text = text.replace("    top->final();\n\n    wrap_up();\n", _MAIN_END)
-    return "#include <cstdlib>\n#include <cstring>\n" + text
+    return "#include <algorithm>\n#include <cstdlib>\n#include <cstring>\n#include <string>\n" + text
 
 
 _MAIN_GLOBALS = """static std::string ecov_out;  // ECov: the harness's private output folder
 static std::string ecov_nonce;
-static std::string ecov_take_env(const char* name) {
-    char* value = getenv(name);
-    std::string out = value ? value : "";
-    if (value) memset(value, 0, strlen(value));
-    unsetenv(name);
-    return out;
-}
-"""
-_MAIN_START = f"""    ecov_out = ecov_take_env("{OUT_ENV}");
-    ecov_nonce = ecov_take_env("{NONCE_ENV}");
+""" + MAIN_INPUT_CPP
+_MAIN_START = """    ecov_read_input(ecov_out, ecov_nonce);
 """
 _MAIN_POINTS = """    Verilated::threadContextp()->coveragep()->forcePerInstance(true);
     if (!ecov_out.empty()) Verilated::threadContextp()->coveragep()->write(ecov_out + "/points.dat");
@@ -203,7 +195,7 @@ class CocotbBuilder:
     def fingerprint(self) -> str:
         paths = cocotb_paths()
         return "|".join((verilator_version(), " ".join(VERILATOR_FLAGS), self.options.fingerprint(), cxx(),
-                         f"cocotb={paths.version}", f"build={BUILD_VERSION}"))
+                         f"cocotb={paths.version}", f"build={BUILD_VERSION}", f"sandbox={self.sandbox.name}"))
 
     def key(self, design: Design) -> str:
         blob = json.dumps({"design": design.to_dict(), "backend": self.fingerprint()}, sort_keys=True)

@@ -38,13 +38,18 @@ FORBIDDEN_NAMES = {
     "breakpoint": "the debugger", "memoryview": "raw memory", "help": "introspection", "exit": "ending the process",
     "quit": "ending the process",
 }
-ATTR_BUILTINS = ("getattr", "setattr", "hasattr")  # allowed with a literal public attribute name only
+ATTR_BUILTINS = ("getattr", "setattr", "hasattr")  # called directly, with a literal public attribute name
+READ_ATTR_BUILTINS = ("getattr", "hasattr")  # ... or on the DUT with any name: getattr(dut, port)
+DUT_PRIVATE_OK = ("_log",)  # cocotb's logger of a handle: ``dut._log.info(...)``
 FORBIDDEN_ATTRS = {
     "simulator": "cocotb's raw simulator interface", "gi_frame": "frames", "gi_code": "code objects",
     "cr_frame": "frames", "cr_code": "code objects", "ag_frame": "frames", "ag_code": "code objects",
     "f_globals": "frames", "f_locals": "frames", "f_back": "frames", "f_builtins": "frames", "f_code": "frames",
     "tb_frame": "frames", "tb_next": "frames", "co_code": "code objects", "func_globals": "introspection",
     "mro": "introspection", "FileHandler": "file access", "RotatingFileHandler": "file access",
+    # Attribute access by computed name, in other spellings than getattr/setattr.
+    "attrgetter": "attribute access by computed name", "methodcaller": "attribute access by computed name",
+    "__getattribute__": "introspection",
     # Modules an allowed module imported (``logging.os``, ``logging.threading``): the back door to them.
     **{m: "a module the testbench may not import" for m in (
         "os", "sys", "threading", "builtins", "io", "subprocess", "importlib", "atexit", "gc", "inspect",
@@ -119,6 +124,30 @@ def check_python_testbench(source: str) -> PolicyCheck:
     def add(rule: str, node: ast.AST, message: str) -> None:
         out.violations.append(Violation(rule, getattr(node, "lineno", 0), message))
 
+    # A computed getattr is allowed on the DUT only: a name bound nowhere but as a test's first parameter
+    # (a helper's ``dut`` parameter or a rebinding could hold any object).
+    test_params = [n.args.args[0].arg for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                   and n.name in out.tests and n.args.args]
+    bindings: dict[str, int] = {}
+    for n in ast.walk(tree):
+        names = []
+        if isinstance(n, ast.arg):
+            names = [n.arg]
+        elif isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            names = [n.id]
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            names = [(a.asname or a.name).split(".")[0] for a in n.names]
+        elif isinstance(n, (ast.Global, ast.Nonlocal)):
+            names = list(n.names)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names = [n.name]
+        for name in names:
+            bindings[name] = bindings.get(name, 0) + 1
+    dut_only = {d for d in set(test_params) if bindings.get(d, 0) == test_params.count(d)}
+
+    # getattr/setattr/hasattr named as the callee of a call (any other use hands them out as values).
+    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "__del__":
             add("dunder-access", node, "'__del__' runs when the interpreter shuts down, after the simulation: "
@@ -141,7 +170,10 @@ def check_python_testbench(source: str) -> PolicyCheck:
                 elif a.name in FORBIDDEN_ATTRS:
                     add("forbidden-attribute", node, f"'{a.name}' gives access to {FORBIDDEN_ATTRS[a.name]}")
         elif isinstance(node, ast.Name):
-            if node.id in FORBIDDEN_NAMES:
+            if node.id in ATTR_BUILTINS and id(node) not in called:
+                add("computed-attribute", node, f"'{node.id}' may only be called directly (getattr(dut, \"port\")); "
+                    "passed as a value (functools.partial, map, ...) it reaches any attribute")
+            elif node.id in FORBIDDEN_NAMES:
                 add("forbidden-builtin", node, f"'{node.id}' ({FORBIDDEN_NAMES[node.id]}) is not allowed in a testbench")
             elif node.id.startswith("__") and node.id not in ALLOWED_DUNDERS:
                 add("dunder-access", node, f"'{node.id}' is not allowed in a testbench")
@@ -151,7 +183,8 @@ def check_python_testbench(source: str) -> PolicyCheck:
             a = node.attr
             if a.startswith("__") and a.endswith("__") and a not in ALLOWED_DUNDERS:
                 add("dunder-access", node, f"attribute '{a}' (introspection) is not allowed in a testbench")
-            elif a.startswith("_") and not (isinstance(node.value, ast.Name) and node.value.id in SELF_NAMES):
+            elif a.startswith("_") and not (isinstance(node.value, ast.Name) and node.value.id in SELF_NAMES) and not (
+                    a in DUT_PRIVATE_OK and isinstance(node.value, ast.Name) and node.value.id in dut_names):
                 add("private-access", node, f"attribute '{a}': private attributes (cocotb's _id, _handle, ...) "
                     "reach past the DUT's ports; use dut.<port> only")
             elif a in FORBIDDEN_ATTRS:
@@ -160,8 +193,18 @@ def check_python_testbench(source: str) -> PolicyCheck:
                 add("force-release", node, f"{a} overrides signals; drive the input ports instead")
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ATTR_BUILTINS:
             name = node.args[1] if len(node.args) > 1 else None
-            if not (isinstance(name, ast.Constant) and isinstance(name.value, str) and not name.value.startswith("_")):
-                add("computed-attribute", node, f"{node.func.id}() needs a literal public attribute name")
+            target = node.args[0] if node.args else None
+            literal = isinstance(name, ast.Constant) and isinstance(name.value, str)
+            on_dut = isinstance(target, ast.Name) and target.id in dut_names
+            if not literal and not (isinstance(target, ast.Name) and target.id in dut_only):
+                on_dut = False
+            if literal and name.value.startswith("_") and not (on_dut and name.value in DUT_PRIVATE_OK):
+                add("computed-attribute", node, f"{node.func.id}() of a private attribute is not allowed")
+            elif not literal and not (on_dut and node.func.id in READ_ATTR_BUILTINS):
+                add("computed-attribute", node, f"{node.func.id}() needs a literal public attribute name (a computed "
+                    "name is allowed only to read a port of the test's own dut argument: getattr(dut, name))")
+            elif node.keywords or len(node.args) > 3 or any(isinstance(a, ast.Starred) for a in node.args):
+                add("computed-attribute", node, f"{node.func.id}() with unpacked arguments is not allowed")
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for t in targets:

@@ -22,14 +22,18 @@ from pathlib import Path
 from ecov.harness.tracks.cocotb.build import cocotb_paths
 
 SKIP_STDLIB = {"site-packages", "dist-packages", "test", "idlelib", "tkinter", "turtledemo", "ensurepip",
-               "lib2to3", "pydoc_data", "venv", "__phello__"}
+               "lib2to3", "pydoc_data", "venv", "__phello__", "ctypes"}
+# Native modules left out of the view: ctypes (native code, raw memory: it could change Verilator's
+# counters in the process) and CPython's test helpers (raw C API access). Removed, not filtered.
+SKIP_NATIVE = ("_ctypes", "_testcapi", "_testinternalcapi", "_testbuffer", "_testmultiphase",
+               "_testimportmultiple", "_testsinglephase", "_testclinic", "_xxtestfuzz", "xxlimited")
 PACKAGES = ("cocotb", "cocotb_tools", "pygpi")
 # Everything cocotb loads in a simulation (cocotb 2.1 imports pytest, and so its dependencies).
 PROBE = ("import sys, cocotb, cocotb.regression, cocotb._init, cocotb.logging, cocotb.clock, cocotb.triggers, "
          "cocotb.types, cocotb.handle, cocotb.queue, cocotb.utils, cocotb.task, pygpi.entry; "
          "print('\\n'.join(sorted({getattr(m, '__file__', None) or '' for n, m in list(sys.modules.items()) "
          "if '.' not in n})))")
-VIEW_VERSION = "3"
+VIEW_VERSION = "4"  # 4: no ctypes/_ctypes, no C API test modules
 
 
 def _link(src: Path, dst: Path) -> None:
@@ -48,6 +52,8 @@ def _tree(src: Path, dst: Path, skip: set[str] = frozenset()) -> None:
         (dst / rel).mkdir(parents=True, exist_ok=True)
         os.chmod(dst / rel, 0o755)
         for f in files:
+            if f.startswith(SKIP_NATIVE) and (f.endswith(".so") or ".cpython-" in f):
+                continue
             s = Path(root) / f
             if s.is_symlink() and not s.exists():
                 continue
@@ -82,8 +88,7 @@ def python_view(base: str) -> Path:
         _tree(stdlib, tmp / "lib" / ver, SKIP_STDLIB)
         site = tmp / "lib" / ver / "site-packages"
         site.mkdir()
-        pkgs = _third_party(site_dirs={Path(p) for p in (sysconfig.get_paths()["purelib"],
-                                                         sysconfig.get_paths()["platlib"])})
+        pkgs = _third_party(site_dirs=_site_dirs())
         for pkg in pkgs:
             spec = importlib.util.find_spec(pkg)
             if spec is None or not spec.origin:
@@ -95,7 +100,7 @@ def python_view(base: str) -> Path:
                 _link(src, site / src.name)
         # importlib.metadata finds versions (cocotb reads its own) through the dist-info folders.
         wanted = {p.lower().replace("_", "-") for p in pkgs}
-        for d in {Path(p) for p in (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"])}:
+        for d in _site_dirs():
             for info in d.glob("*.dist-info"):
                 if info.name.split("-")[0].lower().replace("_", "-") in wanted:
                     _tree(info, site / info.name)
@@ -105,6 +110,15 @@ def python_view(base: str) -> Path:
         os.replace(tmp, root)
         done.write_text(sys.version)
     return root
+
+
+def _site_dirs() -> set[Path]:
+    """Where third-party packages live: this environment's and, for a venv with system site packages, the
+    base interpreter's."""
+    import site
+
+    return {Path(p) for p in (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"],
+                              *site.getsitepackages())}
 
 
 def _third_party(site_dirs: set[Path]) -> list[str]:
@@ -134,4 +148,6 @@ def view_paths(root: Path) -> dict[str, str]:
         "entry": f"{site / 'cocotb' / entry_so},initialize",
         "libs": str(site / "cocotb" / "libs"),
         "home": str(root),
+        # Named on PYTHONPATH too: Debian's python3.11 searches dist-packages, never a prefix's site-packages.
+        "site": str(site),
     }

@@ -40,13 +40,14 @@ from ecov.harness.sim import coverage as cov
 from ecov.harness.sim.integrity import RunOutput
 from ecov.harness.sim.jobs import job_folder, run_with_out_dir
 from ecov.harness.sim.verdict import attach_coverage, coverage_problem, stopped_by_sandbox
-from ecov.harness.sim.verilator import NONCE_ENV, OUT_ENV, image_paths
+from ecov.harness.sim.verilator import image_paths, main_input
 from ecov.harness.tracks.cocotb import TB_FILE, TB_MODULE
 from ecov.harness.tracks.cocotb.build import CocotbBuilder, CocotbUnavailable, cocotb_paths
 from ecov.harness.tracks.cocotb.policy import check_python_testbench
 from ecov.harness.tracks.cocotb.pyview import python_view, view_paths
 
-SCORING_VERSION = "cocotb-2"  # 2: the SV track's integrity contract (harness main, nonce, point-set/DUT checks)
+SCORING_VERSION = "cocotb-3"  # 2: the SV track's integrity contract (harness main, nonce, point-set/DUT checks);
+# 3: channel on stdin, no ctypes in the view, frozen guard, policy for attrgetter/partial and getattr(dut, name)
 GUARD_MODULE = "ecov_guard"
 TB_ROOT = "tb"  # the testbench root the DUT hierarchy is renamed under
 MAX_ERRORS = 8
@@ -83,7 +84,7 @@ class CocotbEngine(CachedScorer):
     def cache_key(self, design: Design, testbench: str, seed: int) -> str:
         return key_of({"design": design.to_dict(), "tb": testbench, "seed": seed, "tb_lang": "cocotb",
                        "backend": self.builder.fingerprint(), "scoring": SCORING_VERSION,
-                       "max_uncovered": self.config.max_uncovered})
+                       "max_uncovered": self.config.max_uncovered, **self.trust()})
 
     def identity(self) -> dict[str, str]:
         return {"backend": self.builder.fingerprint(), "scoring": SCORING_VERSION}
@@ -143,11 +144,11 @@ class CocotbEngine(CachedScorer):
         view = python_view(str(jobs_dir()))
         env = self._env(job, design, seed, view_paths(view))
         # The harness main writes coverage only into a fresh folder outside the job folder, named (with
-        # the nonce) in the environment it wipes before Python starts (integrity.new_run_dir).
+        # the nonce) on its standard input, read before Python starts (integrity.new_run_dir).
         # ``rw_paths`` shows it at its own path: the guard keeps Python from the mount table and the listing.
         ran, got = run_with_out_dir(lambda out, nonce: self.sandbox.run(
             argv, job, cfg.run_limits(), untrusted=True, ro_paths=(str(view),), rw_paths=(str(out),),
-            env={**env, OUT_ENV: str(out), NONCE_ENV: nonce}))
+            env=env, stdin=main_input(out, nonce)))
         # Paths of this job and of the Python view differ between runs: the log must not.
         out = clean_log(ran.output).replace(str(job) + "/", "").replace(str(job), ".").replace(str(view), "<python>")
         status, errors = OK, []
@@ -193,7 +194,7 @@ class CocotbEngine(CachedScorer):
             "COCOTB_RESULTS_FILE": "/dev/null",
             "COCOTB_ANSI_OUTPUT": "0",
             "NO_COLOR": "1",
-            "PYTHONPATH": str(job),
+            "PYTHONPATH": os.pathsep.join((str(job), view["site"])),
             "PYTHONDONTWRITEBYTECODE": "1",
             "PYTHONNOUSERSITE": "1",
             "PYTHONHASHSEED": "0",

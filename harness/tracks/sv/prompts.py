@@ -201,7 +201,18 @@ def task_text(task: Task) -> str:
     parts.append("## Design files (RTL)\n\n" + "\n\n".join(
         _file_block(f.name, f.content, _lang_for(f.name) or "systemverilog") for f in task.rtl_files))
     parts.append(RULES)
+    if task.contract is not None:  # issue 22: said, never the monitor's code
+        parts.append(INTERFACE_RULES)
     return "\n\n".join(parts)
+
+
+INTERFACE_RULES = (
+    "## Interface rules\n"
+    "Stimulus must obey the input rules the specification states for this design (value ranges, inputs held "
+    "stable while an operation runs, handshakes and ordering, well-formed data). The harness checks them on the "
+    "DUT's ports while the testbench runs: coverage reached after the first broken rule does not count toward "
+    "the legal figures, and the feedback names the rule that was broken."
+)
 
 
 NEXT_VERSION = ("Write the next version of the testbench: fix any error reported above and add stimulus that "

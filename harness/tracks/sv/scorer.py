@@ -6,6 +6,8 @@ the seed, the Verilator version and the flags, which together form the cache key
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -13,6 +15,7 @@ from pathlib import Path
 from ecov.harness.contracts import bind as contract_bind
 from ecov.harness.contracts.spec import ContractError
 from ecov.harness.contracts.spec import check as check_contract
+from ecov.harness.core.atomic import write_text_atomic
 from ecov.harness.core.paths import default_cache_dir
 from ecov.harness.core.records import (
     COMPILE_ERROR,
@@ -33,11 +36,13 @@ from ecov.harness.sim import coverage as cov
 from ecov.harness.sim import integrity
 from ecov.harness.sim.jobfiles import write_design
 from ecov.harness.sim.jobs import job_folder, run_with_out_dir
-from ecov.harness.sim.rules import Violation, check_design
+from ecov.harness.sim.rules import RULES_VERSION, Violation, check_design
 from ecov.harness.sim.verdict import attach_coverage, coverage_problem, stopped_by_sandbox
-from ecov.harness.sim.verilator import VerilatorBackend, image_paths
+from ecov.harness.sim.verilator import GENERATED_CODE, VerilatorBackend, image_paths
 
-SCORING_VERSION = "5"  # 3: --flatten; 4: integrity layer (rules, harness main, point-set/DUT checks); 5: #() copies
+# Bump when anything that changes figures for the same inputs changes (parsing, aggregation, flags).
+SCORING_VERSION = "6"  # 3: --flatten; 4: integrity layer (rules, harness main, point-set/DUT checks); 5: #() copies;
+# 6: integrity round 3 (DUT-output writes, parameter overrides, generated-C++ check, channel on stdin)
 TB_FILE = "testbench.sv"
 MAX_ERRORS = 12
 
@@ -57,7 +62,9 @@ class Engine(CachedScorer):
             "seed": seed,
             "backend": self.backend.fingerprint(),
             "scoring": SCORING_VERSION,
+            "rules": RULES_VERSION,
             "max_uncovered": self.config.max_uncovered,
+            **self.trust(),
         })
 
     def _score(self, design: Design, testbench: str, seed: int) -> ScoreResult:
@@ -106,6 +113,11 @@ class Engine(CachedScorer):
                 return replace(base, status=INFRA_ERROR, errors=[f"harness failure while building: {exc}"])
             warnings = _warnings(built.log)
             base.phases = dict(built.phases)
+            if not built.ok and built.stage == GENERATED_CODE:
+                return replace(base, status=REJECTED, errors=[
+                    "rule 'generated-code': the C++ Verilator generated from the testbench holds code it did not "
+                    "write (testbench text copied unescaped into the model; see docs/scoring.md, Threat model): "
+                    + _relative(built.log, job)[:600]], warnings=warnings)
             if not built.ok:
                 errors = _compile_errors(built.log, job) or [_relative(built.log[-2000:], job) or built.stage + " failed"]
                 log_tail = _relative(built.log[-3000:], job)
@@ -151,7 +163,7 @@ class Engine(CachedScorer):
         result = replace(base, status=status, errors=errors, warnings=warnings, log_tail=out[-3000:])
         if status not in (OK, NO_FINISH):
             return result
-        problem = coverage_problem(got, design)
+        problem = coverage_problem(got, design) or self._canonical_problem(got, design)
         if problem is not None:
             return replace(result, status=REJECTED, errors=[str(problem)])
         missing = None
@@ -161,6 +173,51 @@ class Engine(CachedScorer):
                        f"(top-level instances found: {found}); coverage counts only that instance")
         attach_coverage(result, got.coverage, design, cfg.max_uncovered, missing)
         return result
+
+
+    def _canonical_problem(self, got: integrity.RunOutput, design: Design) -> integrity.IntegrityError | None:
+        """When Verilator built a parameterized copy of the DUT (a ``#(...)`` was given), its points must
+        equal those of the task's canonical build (the rules already refuse changed values; this is the
+        check on what Verilator actually built)."""
+        own = {p.module for p in got.coverage if cov.relative_instance(p.hier) == design.instance}
+        if not own or own == {design.top}:
+            return None
+        problem = None
+        for params in ((), *design.params):  # the defaults, then each parameter set the task allows
+            canonical = self.canonical_points(design, params)
+            if canonical is None:
+                problem = problem or integrity.IntegrityError(
+                    "dut-identity", "the task's canonical build failed: the DUT's point set cannot be checked")
+                continue
+            problem = integrity.check_canonical(got.coverage, design.instance, canonical)
+            if problem is None:
+                return None
+        return problem
+
+    def canonical_points(self, design: Design, params: tuple[tuple[str, str], ...] = ()) -> list[list] | None:
+        """The DUT's point signature in the task's canonical build (the design alone under
+        ``<top>.<instance>``, with its defaults or one parameter set the task allows), built once per design,
+        parameter set and backend, and kept under the cache."""
+        key = hashlib.sha256(json.dumps({"design": design.to_dict(), "params": params,
+                                         "backend": self.backend.fingerprint(), "scoring": SCORING_VERSION},
+                                        sort_keys=True).encode()).hexdigest()
+        path = self.cache_root / "canonical" / key[:2] / f"{key}.json"
+        if path.exists():
+            return json.loads(path.read_text())
+        assign = f" #({', '.join(f'.{k}({v})' for k, v in params)})" if params else ""
+        tb = f"module ecov_canonical;\n  {design.top}{assign} {design.instance} ();\nendmodule\n"
+        with job_folder("canon-", self.config.keep_jobs) as job:
+            sources = _write_job(job, design, tb)
+            built = self.backend.build(job, sources, "ecov_canonical", self.config.build_limits(), tb_file=TB_FILE)
+            if not built.ok:
+                return None
+            ran, got = run_with_out_dir(lambda out, nonce: self.backend.run(job, 1, self.config.run_limits(), out,
+                                                                            nonce))
+        if not got.points:
+            return None
+        signature = integrity.point_signature(got.points, design.instance)
+        write_text_atomic(path, json.dumps(signature))
+        return signature
 
 
 def _legal(run: contract_bind.ContractRun, meta, got: integrity.RunOutput, design: Design,
