@@ -39,11 +39,11 @@ class JournalSandbox(Sandbox):
     isolated = False
     calls: list[tuple[str, bool]] = []
 
-    def run(self, argv, workdir, limits: Limits, *, untrusted, ro_paths=(), rw_paths=(), env=None):
+    def run(self, argv, workdir, limits: Limits, *, untrusted, ro_paths=(), rw_paths=(), env=None, stdin=None):
         type(self).calls.append((argv[0].rsplit("/", 1)[-1], untrusted))
         if untrusted:
             open_for_nobody(workdir)
-        return run_limited(argv, workdir, limits, clean_env(env), drop_to_nobody=untrusted)
+        return run_limited(argv, workdir, limits, clean_env(env), drop_to_nobody=untrusted, stdin=stdin)
 
 
 @pytest.fixture
