@@ -174,6 +174,7 @@ class Sandbox(ABC):
     ``auto_rank`` orders the backends ``auto`` tries (None: never chosen by ``auto``), ``installed()``
     says whether the backend's tool is present, ``create()`` builds it for an explicit choice and
     ``create_for_auto()`` for ``auto`` (both raise RuntimeError, saying why, when it cannot work here).
+    A tool backend (Verilator) calls ``carry`` with the host folders its commands use.
     """
 
     name: ClassVar[str]
@@ -185,12 +186,18 @@ class Sandbox(ABC):
         return True
 
     @classmethod
-    def create(cls, image_paths: tuple[ImagePath, ...] = ()) -> Sandbox:
+    def create(cls) -> Sandbox:
         return cls()
 
     @classmethod
-    def create_for_auto(cls, image_paths: tuple[ImagePath, ...] = ()) -> Sandbox:
-        return cls.create(image_paths)
+    def create_for_auto(cls) -> Sandbox:
+        return cls.create()
+
+    def carry(self, paths: tuple[ImagePath, ...]) -> None:
+        """Make the host folders ``paths`` usable by the commands run here; RuntimeError when they cannot
+        be. Sandboxes that show the host's folders have nothing to do; one with its own image checks
+        that the image carries them and maps them (docker)."""
+        return None
 
     @abstractmethod
     def run(self, argv: list[str], workdir: Path, limits: Limits, *, untrusted: bool,

@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 from ecov.harness.registry import register
-from ecov.harness.sandbox.base import NOBODY, ImagePath, Sandbox, open_for_nobody, run_limited
+from ecov.harness.sandbox.base import NOBODY, Sandbox, open_for_nobody, run_limited
 
 
 def bwrap_available() -> bool:
@@ -40,13 +40,13 @@ class BwrapSandbox(Sandbox):
         return bool(shutil.which("bwrap"))
 
     @classmethod
-    def create(cls, image_paths: tuple[ImagePath, ...] = ()) -> BwrapSandbox:
+    def create(cls) -> BwrapSandbox:
         if not bwrap_available():
             raise RuntimeError("bubblewrap (bwrap) is not installed or cannot create namespaces here")
         return cls()
 
     @classmethod
-    def create_for_auto(cls, image_paths: tuple[ImagePath, ...] = ()) -> BwrapSandbox:
+    def create_for_auto(cls) -> BwrapSandbox:
         if not bwrap_available():
             raise RuntimeError("bubblewrap is installed but cannot create namespaces here (is it allowed to "
                                "unshare user namespaces?); fix it, or choose --sandbox docker or --sandbox rlimit (or set "

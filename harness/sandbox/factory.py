@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 
 from ecov.harness import registry
-from ecov.harness.sandbox.base import ImagePath, Sandbox
+from ecov.harness.sandbox.base import Sandbox
 
 AUTO = "auto"
 
@@ -24,7 +24,7 @@ def _rank(name: str) -> tuple[int, str]:
     return (rank if rank is not None else 1_000_000, name)
 
 
-def make_sandbox(kind: str = AUTO, image_paths: tuple[ImagePath, ...] = ()) -> Sandbox:
+def make_sandbox(kind: str = AUTO) -> Sandbox:
     """``auto``: bubblewrap, else Docker, else rlimits, and never silently worse than the machine allows.
 
     A machine that has bwrap or Docker installed but where it does not work is an error under ``auto``
@@ -32,7 +32,6 @@ def make_sandbox(kind: str = AUTO, image_paths: tuple[ImagePath, ...] = ()) -> S
     neither is installed, and results then say ``isolated: false``. ``ECOV_SANDBOX`` (a registered name)
     makes that choice explicitly for ``auto`` (e.g. on a CI machine whose bwrap cannot unshare).
     In general: under ``auto`` the first installed backend in ``auto_rank`` order must work.
-    ``image_paths`` are the host folders a backend with its own image must carry (see ``ImagePath``).
     """
     known = registry.names("sandbox")
     if kind == AUTO and os.environ.get("ECOV_SANDBOX") in known:
@@ -41,12 +40,12 @@ def make_sandbox(kind: str = AUTO, image_paths: tuple[ImagePath, ...] = ()) -> S
         for name in sorted((n for n in known if registry.get("sandbox", n).auto_rank is not None), key=_rank):
             cls = registry.get("sandbox", name)
             if cls.installed():
-                return cls.create_for_auto(image_paths)
+                return cls.create_for_auto()
         raise RuntimeError("no sandbox is installed here")
     if kind not in known:
         choices = sandbox_names()
         raise ValueError(f"unknown sandbox {kind!r}: choose {', '.join(choices[:-1])} or {choices[-1]}")
-    return registry.get("sandbox", kind).create(image_paths)
+    return registry.get("sandbox", kind).create()
 
 
 __all__ = ["make_sandbox", "sandbox_names", "AUTO"]

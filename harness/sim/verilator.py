@@ -166,14 +166,6 @@ class Compiled:
     units: int = 0
 
 
-def image_paths(cache_root: Path, opt_level: str = "-O0") -> tuple[ImagePath, ...]:
-    """What a sandbox with its own image (docker) must carry for this backend: Verilator's root and the
-    runtime folder, the latter holding this host's runtime (same Verilator, compiler and flags)."""
-    runtime = Runtime(cache_root, opt_level)
-    return (ImagePath(str(verilator_root()), "ECOV_VERILATOR_ROOT"),
-            ImagePath(str(runtime.folder.parent), "ECOV_RUNTIME_DIR", f"{runtime.folder.name}/.complete"))
-
-
 class VerilatorBackend:
     def __init__(self, sandbox: Sandbox, cache_root: Path, options: BuildOptions | None = None):
         self.sandbox = sandbox
@@ -181,6 +173,14 @@ class VerilatorBackend:
         self.runtime = Runtime(cache_root, self.options.opt_level)
         objects = os.environ.get("ECOV_OBJECTS_DIR")
         self.objects = ObjectCache(Path(objects) if objects else self.runtime.base / "objects")
+        # A sandbox with its own image (docker) must carry Verilator and this host's runtime.
+        sandbox.carry(self.image_paths())
+
+    def image_paths(self) -> tuple[ImagePath, ...]:
+        """Host folders this backend's commands use: Verilator's root and the runtime folder, the latter
+        holding this host's runtime (same Verilator, compiler and flags: its key hashes them)."""
+        return (ImagePath(str(self.runtime.root), "ECOV_VERILATOR_ROOT"),
+                ImagePath(str(self.runtime.folder.parent), "ECOV_RUNTIME_DIR", f"{self.runtime.folder.name}/.complete"))
 
     def fingerprint(self) -> str:
         return "|".join((verilator_version(), " ".join(VERILATOR_FLAGS), self.options.fingerprint(), cxx()))

@@ -40,7 +40,7 @@ from ecov.harness.sim import coverage as cov
 from ecov.harness.sim.integrity import RunOutput
 from ecov.harness.sim.jobs import job_folder, run_with_out_dir
 from ecov.harness.sim.verdict import attach_coverage, coverage_problem, stopped_by_sandbox
-from ecov.harness.sim.verilator import image_paths, main_input
+from ecov.harness.sim.verilator import main_input
 from ecov.harness.tracks.cocotb import TB_FILE, TB_MODULE
 from ecov.harness.tracks.cocotb.build import CocotbBuilder, CocotbUnavailable, cocotb_paths
 from ecov.harness.tracks.cocotb.policy import check_python_testbench
@@ -72,7 +72,7 @@ class CocotbEngine(CachedScorer):
     def __init__(self, config: EngineConfig | None = None, sandbox: Sandbox | None = None):
         self.config = config or EngineConfig()
         require_isolating_sandbox(self.config.sandbox)
-        self.sandbox = sandbox or make_sandbox(self.config.sandbox, image_paths(default_cache_dir()))
+        self.sandbox = sandbox or make_sandbox(self.config.sandbox)
         if self.sandbox.name == "rlimit":
             raise RlimitRefused("--tb-lang cocotb needs bubblewrap (bwrap) or docker; neither is usable here, and "
                                 "the rlimit fallback cannot contain Python code")

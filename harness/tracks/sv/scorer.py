@@ -38,7 +38,7 @@ from ecov.harness.sim.jobfiles import write_design
 from ecov.harness.sim.jobs import job_folder, run_with_out_dir
 from ecov.harness.sim.rules import RULES_VERSION, Violation, check_design
 from ecov.harness.sim.verdict import attach_coverage, coverage_problem, stopped_by_sandbox
-from ecov.harness.sim.verilator import GENERATED_CODE, VerilatorBackend, image_paths
+from ecov.harness.sim.verilator import GENERATED_CODE, VerilatorBackend
 
 # Bump when anything that changes figures for the same inputs changes (parsing, aggregation, flags).
 SCORING_VERSION = "6"  # 3: --flatten; 4: integrity layer (rules, harness main, point-set/DUT checks); 5: #() copies;
@@ -51,7 +51,7 @@ class Engine(CachedScorer):
     def __init__(self, config: EngineConfig | None = None, sandbox: Sandbox | None = None):
         self.config = config or EngineConfig()
         self.cache_root = Path(self.config.cache_dir or default_cache_dir())
-        self.sandbox = sandbox or make_sandbox(self.config.sandbox, image_paths(default_cache_dir()))
+        self.sandbox = sandbox or make_sandbox(self.config.sandbox)
         # The runtime objects do not depend on the score cache: share them across cache folders.
         self.backend = VerilatorBackend(self.sandbox, default_cache_dir(), self.config.build)
 
