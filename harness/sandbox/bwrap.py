@@ -59,8 +59,11 @@ class BwrapSandbox(Sandbox):
             shutil.which("bwrap") or "bwrap", "--unshare-all", "--die-with-parent", "--new-session",
             "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib",
             "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/sbin", "/sbin",
-            "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+            "--dev", "/dev", "--tmpfs", "/tmp",
         ]
+        # The simulation gets no /proc at all: no other process's environment or command line, no mount
+        # table naming the output folder, no /proc/self/mem. The compile steps keep theirs.
+        cmd += ["--proc", "/proc"] if not untrusted else []
         if Path("/etc/alternatives").exists():
             cmd += ["--ro-bind", "/etc/alternatives", "/etc/alternatives"]
         for p in ro_paths:

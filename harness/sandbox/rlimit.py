@@ -36,7 +36,8 @@ class RlimitSandbox(Sandbox):
             argv = [_remap(a, mapping) for a in argv]
             env = {k: _remap(v, mapping) for k, v in env.items()}
         open_for_nobody(workdir)
-        return run_limited(argv, workdir, limits, env, drop_to_nobody=True, stdin=stdin)
+        return run_limited(argv, workdir, limits, env, drop_to_nobody=True, stdin=stdin,
+                           nproc=untrusted or os.geteuid() != 0)
 
 
 def readable_by_nobody(path: str) -> bool:

@@ -45,6 +45,7 @@ class Track:
     make_scorer: Callable[[Any], Any]  # (EngineConfig | None) -> an engine with .score(design, tb, seed=)
     random_answer: Callable[[Any, int | None], str]  # builtin/random: (model request, round-0 cycles) -> text
     table_suffix: str = ""  # leaderboard: appended to the mode of this track's tables ("" shares the table)
+    binds_contracts: bool = False  # its scorer binds a task's interface contract (ScoreResult.legal, issue 22)
 
 
 def get_track(name: str | None = None) -> Track:
