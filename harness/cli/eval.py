@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from ecov.harness.benchmark.store import EMBEDDED, TaskSelectionError, select_tasks
-from ecov.harness.core.protocol import DEFAULT_PROTOCOL, PROTOCOLS
+from ecov.harness.core.protocol import DEFAULT_PROTOCOL, get_protocol, protocol_names
 from ecov.harness.loop.agent import AGENTS, MODES
 from ecov.harness.scoring.executor import executor_from_options, executor_options
 from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, track_names
@@ -71,7 +71,7 @@ def _get_model(name: str, **kwargs):
 @click.option("--split", default="test", show_default=True)
 @click.option("-n", "n_samples", type=click.IntRange(min=1), default=1, show_default=True,
               help="samples per task (pass@k for k <= n).")
-@click.option("--protocol", type=click.Choice(sorted(PROTOCOLS)), default=DEFAULT_PROTOCOL, show_default=True,
+@click.option("--protocol", type=click.Choice(protocol_names()), default=DEFAULT_PROTOCOL, show_default=True,
               help="evaluation protocol: llm4cov (the paper's loop: stimulus-only prompt, 4 rounds, best-state "
                    "memory, format re-asks, stop at 100%) or ecov (targets in the prompt, patches, uncovered-line "
                    "feedback, stop when every target is met). See docs/evaluation.md.")
@@ -124,7 +124,7 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
     llm = _get_model(model, api_base=api_base, temperature=temperature, top_p=top_p, max_tokens=max_tokens,
                      cache_dir=cache_dir, max_retries=max_retries, replay_run=replay_run)
     out = out or default_out(model, mode, agent, benchmark, protocol, tb_lang)
-    rounds = 1 if mode == "direct" else (max_rounds or PROTOCOLS[protocol].rounds)
+    rounds = 1 if mode == "direct" else (max_rounds or get_protocol(protocol).rounds)
     config = RunConfig(
         model=model, mode=mode, agent=agent if mode == "agentic" else "direct", benchmark=benchmark,
         dataset_hash=dataset_hash(tasks), n_samples=n_samples, max_rounds=rounds,
