@@ -27,7 +27,8 @@ ENTRY_POINT_GROUP = "ecov.plugins"
 BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
     "feedback": ("ecov.harness.loop.feedback",),
     "protocol": ("ecov.harness.core.protocol",),
-    "model": tuple(f"ecov.harness.models.{m}" for m in ("builtin_random", "replay", "reference")),
+    "model": tuple(f"ecov.harness.models.{m}" for m in ("builtin_random", "legal_random", "replay",
+                                                                  "reference")),
     "track": ("ecov.harness.tracks.sv.track", "ecov.harness.tracks.cocotb.track"),
     "benchmark": tuple(f"ecov.harness.benchmark.builders.{m}" for m in ("cvdp", "autoeval", "embedded", "ecov_train",
                                                                        "authors")),

@@ -19,6 +19,10 @@ from ecov.harness.core.state import sample_from_rounds
 from ecov.harness.evaluation.metrics import summarize
 from ecov.harness.evaluation.report import format_summary
 from ecov.harness.loop.feedback import render_eda_feedback, render_feedback
+from ecov.harness.models import get_model
+from ecov.harness.models.base import ModelRequest
+from ecov.harness.models.legal_random import ConstraintError, legalize_block
+from ecov.harness.parse import fenced_blocks
 from ecov.harness.sim.rules import check_testbench
 from ecov.harness.tracks.sv.prompts import build_messages
 from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
@@ -227,3 +231,31 @@ def test_ecov_prompt_states_interface_rules_llm4cov_prompt_does_not():
     assert "## Interface rules" in ecov_with[-1]["content"] and "## Interface rules" not in ecov_without[-1]["content"]
     assert build_messages(task, protocol="llm4cov") == build_messages(bare, protocol="llm4cov")
     assert "ECOV_" not in ecov_with[-1]["content"] and "ecov_contract" not in ecov_with[-1]["content"]
+
+
+@pytest.mark.parametrize("task_id", ["dm_cache", "i2c_target", "uart"])
+def test_legal_random_obeys_the_rules_random_breaks(engine, task_id):
+    """builtin/random breaks the task's rules; builtin/legal-random (its stimulus plus the contract's
+    constraints) runs the same plan without breaking any."""
+    task = SUITE[task_id]
+    got = {}
+    for name in ("builtin/random", "builtin/legal-random"):
+        text = get_model(name).complete(ModelRequest(messages=[], task=task)).text
+        got[name] = engine.score(task.design, fenced_blocks(text)[0].content)
+        assert got[name].status == OK, got[name].errors
+    assert got["builtin/random"].legal["violation"] is not None
+    assert got["builtin/legal-random"].legal["violation"] is None
+    assert got["builtin/legal-random"].legal["overall"] > got["builtin/random"].legal["overall"]
+
+
+def test_legal_random_without_contract_is_random():
+    task = replace(SUITE["uart"], contract=None)
+    req = ModelRequest(messages=[], task=task)
+    assert get_model("builtin/legal-random").complete(req).text == get_model("builtin/random").complete(req).text
+
+
+def test_legal_random_refuses_constraints_on_unknown_ports():
+    with pytest.raises(ConstraintError, match="not an input"):
+        legalize_block([{"kind": "zero", "port": "nope"}], {"a": 1}, set())
+    with pytest.raises(ConstraintError, match="condition"):
+        legalize_block([{"kind": "hold", "ports": ["a"], "while": "a && b"}], {"a": 1}, {"b"})

@@ -7,13 +7,15 @@ module ecov_contract (input logic clk, input logic rst_n, input logic scl, input
   int scl_age, sda_age;  // cycles since the controller last changed the line (saturating at 4)
   wire scl_chg = scl != scl_q;
   wire sda_chg = sda != sda_q && !sda_oe && !oe_q;
-  always @(posedge clk or negedge rst_n)
-    if (!rst_n) begin scl_q <= 1'b1; sda_q <= 1'b1; oe_q <= 1'b0; scl_age <= 4; sda_age <= 4; started <= 1'b0; end
+  always @(posedge clk) begin
+    scl_q <= scl; sda_q <= sda; oe_q <= sda_oe;  // the lines as they were, in reset too
+    if (!rst_n) begin scl_age <= 4; sda_age <= 4; started <= 1'b0; end
     else begin
-      scl_q <= scl; sda_q <= sda; oe_q <= sda_oe; started <= 1'b1;
+      started <= 1'b1;
       scl_age <= scl_chg ? 1 : (scl_age < 4 ? scl_age + 1 : 4);
       sda_age <= sda_chg ? 1 : (sda_age < 4 ? sda_age + 1 : 4);
     end
+  end
   always @(posedge clk) if (rst_n && started) begin
     if ((scl_chg && scl_age < 4) || (sda_chg && sda_age < 4)) `ECOV_VIOLATION(lines_stable_4_cycles)
     `ECOV_COVER(start_condition, scl && scl_q && sda_q && !sda)
