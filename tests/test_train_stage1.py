@@ -33,6 +33,7 @@ from test_trainers import (
 )
 
 from ecov.harness.tracks.sv.prompts import build_messages
+from ecov.trainers.canonical import canonical_text
 from ecov.trainers.cli import main
 
 pytest.importorskip("trl")
@@ -137,7 +138,9 @@ def test_stage1_end_to_end(stage1):
     assert trans[3]["fixed"] and trans[3]["gain"] == 0.9711
     rows = _jsonl(out / "rows.jsonl")
     assert len(rows) == 1 and rows[0]["stage"] == 1
-    assert rows[0]["completion"] == [{"role": "assistant", "content": full(GOOD)}]
+    # The target is canonical, as the released code trains: the `filename:` line and one code block.
+    assert rows[0]["completion"] == [{"role": "assistant", "content": canonical_text("tb.sv", GOOD)}]
+    assert rows[0]["meta"]["canonical"] is True
     assert rows[0]["prompt"] == recorded[3].messages and SYNTAX_BAD in rows[0]["prompt"][-1]["content"]
 
     # The dataset: parquet that datasets loads, a manifest publish recognizes, a card with every rule.
@@ -217,7 +220,7 @@ def test_completion_only_loss_masks_the_prompt(stage1):
     mask = [int(v != -100) for v in ex["labels"]] if "labels" in ex else ex["completion_mask"]
     assert set(mask[:n_prompt]) == {0} and set(mask[n_prompt:]) == {1}
     response_ids = ex["input_ids"][n_prompt:]
-    assert tok.decode(response_ids).startswith(full(GOOD).strip()[:40])
+    assert tok.decode(response_ids).startswith(canonical_text("tb.sv", GOOD)[:40])
 
 
 def test_sft_lora_and_stage_guard(stage1, tmp_path):

@@ -363,6 +363,23 @@ def test_cli_synth_stage0_from_a_run_folder(student, tmp_path):
     res = CliRunner().invoke(main, ["synth", "--config", str(path)])
     assert res.exit_code == 0, res.output
     out = tmp_path / "stage0"
+    rows = [json.loads(line) for line in (out / "rows.jsonl").read_text().splitlines()]
+    cur = json.loads((out / "curation.json").read_text())
+    # The paper's stage 0 (on by default): every answer here reaches 50% and improves, the design is short,
+    # so 1/3 of the 2 direct rows (1) and 1/2 of the 1 agentic row (1, half up) are kept.
+    assert cur["dropped_by_reason"] == {"parse_error": 1, "rebalance_short": 1}
+    assert cur["stage0"]["after_filters"] == {"direct": 2, "agentic": 1}
+    assert cur["stage0"]["after_rebalance"] == {"direct": 1, "agentic": 1} == cur["stage0"]["after_mix"]
+    assert len(rows) == 2
+    # Targets are canonical: one `filename:` line and one code block, the prose gone.
+    for r in rows:
+        text = r["completion"][0]["content"]
+        assert text.startswith("filename: ") and text.count("```") == 2 and text.endswith("```")
+    # Without the stage-0 recipe every compiled round is a row (as before the paper's filters).
+    cfg["stage0"] = {"enabled": False}
+    path.write_text(yaml.safe_dump(cfg))
+    res = CliRunner().invoke(main, ["synth", "--config", str(path)])
+    assert res.exit_code == 0, res.output
     assert len((out / "rows.jsonl").read_text().splitlines()) == 3
     assert json.loads((out / "curation.json").read_text())["dropped_by_reason"] == {"parse_error": 1}
     # A missing source run folder is a usage error.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 
@@ -136,6 +137,22 @@ def stage(config_path: str, no_sft: bool) -> None:
     except ValueError as e:  # e.g. rejection kept no revision, so there is nothing to train on
         raise click.ClickException(f"{e} (the stage's reports are in {cfg.output_dir})") from None
     click.echo(json.dumps(summary, indent=2))
+
+
+@main.command()
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the block here (default: print it).")
+def rules(out: Path | None) -> None:
+    """The 12 SystemVerilog rules (ECov's wording of the paper's Appendix A) for the teacher's prompt:
+    pass the file to `ecov-eval --instructions-suffix` when generating stage-0 data; synth strips it."""
+    from ecov.trainers.inject import EXPERT_RULES
+
+    if out is None:
+        click.echo(EXPERT_RULES)
+    else:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(EXPERT_RULES + "\n")
+        click.echo(str(out))
 
 
 if __name__ == "__main__":

@@ -125,6 +125,7 @@ class CurationConfig:
     dedupe: bool = True  # drop rows whose (prompt, response) already appeared
     rescore: bool = False  # stage 0: score recorded testbenches again instead of trusting the run folder
     strip_rules: bool = True  # remove injected expert rules from row prompts (scripts/synthetic_data_parse.py)
+    canonical_targets: bool = True  # targets = `filename:` line + one code block (ecov.trainers.canonical)
     contamination: ContaminationConfig = field(default_factory=ContaminationConfig)
     length: LengthConfig = field(default_factory=LengthConfig)
     resample: ResampleConfig = field(default_factory=ResampleConfig)
@@ -150,7 +151,11 @@ class SFTConfig:
     weight_decay: float = 0.0
     per_device_batch_size: int = 1
     gradient_accumulation_steps: int = 16
-    max_length: int = 16384  # rows longer than this are dropped (never truncated: that would cut the answer)
+    # Rows per optimizer step over all processes; when > 0 it sets the accumulation for the run's process
+    # count (ecov.trainers.sft.accumulation_steps) and gradient_accumulation_steps is ignored.
+    effective_batch_size: int = 0
+    # Rows longer than this are dropped (never truncated: that would cut the answer); 0 = the longest row.
+    max_length: int = 16384
     bf16: bool = True  # bf16 autocast on GPUs that support it (ignored on CPU)
     # Weights as loaded: auto = float32 master weights for full fine-tuning (bf16 AdamW updates of size
     # lr*1e-5 vanish in bf16's 8-bit mantissa), bfloat16 for LoRA (the base is frozen).
@@ -160,6 +165,31 @@ class SFTConfig:
     logging_steps: int = 1
     seed: int = 42
     lora: LoraConfig = field(default_factory=LoraConfig)
+
+
+@dataclass
+class DirectRowsConfig:
+    """llm4cov stage 1: direct-inference rows next to the rollouts (paper, Appendix B: 8k of the stage-0
+    student's 55k direct answers). The paper does not state the rule that picked them; ECov keeps each
+    task's best answer of the direct source runs when it reaches ``min_coverage`` (stage 0's bound)."""
+
+    enabled: bool = False
+    min_coverage: float = 50.0
+    per_task: int = 1
+
+
+@dataclass
+class Stage0Config:
+    """Stage 0 of the llm4cov recipe (ecov.trainers.stage0_recipe): the teacher's rows are filtered by
+    coverage, short designs are thinned out, and direct/agentic rows are capped."""
+
+    enabled: bool = True
+    min_gain: float = 1.0  # points; an agentic row must raise overall coverage by MORE than this
+    min_coverage: float = 50.0  # percent; every row's answer must reach at least this
+    short_tokens: int = 1000  # a design is short when its RTL has at most this many tokens
+    keep_short: dict[str, float] = field(default_factory=lambda: {"direct": 1 / 3, "agentic": 0.5})
+    mix: dict[str, int] = field(default_factory=lambda: {"direct": 20000, "agentic": 10000})  # -1: no cap
+    seed: int = 42
 
 
 @dataclass
@@ -188,6 +218,8 @@ class StageConfig:
     sampling: SamplingConfig = field(default_factory=SamplingConfig)
     rejection: RejectionConfig = field(default_factory=RejectionConfig)
     curation: CurationConfig = field(default_factory=CurationConfig)
+    stage0: Stage0Config = field(default_factory=Stage0Config)
+    direct_rows: DirectRowsConfig = field(default_factory=DirectRowsConfig)
     sft: SFTConfig = field(default_factory=SFTConfig)
     name: str = ""
     notes: str = ""
@@ -232,6 +264,8 @@ _NESTED: dict[tuple[type, str], type] = {
     (StageConfig, "rejection"): RejectionConfig,
     (StageConfig, "curation"): CurationConfig,
     (StageConfig, "sft"): SFTConfig,
+    (StageConfig, "stage0"): Stage0Config,
+    (StageConfig, "direct_rows"): DirectRowsConfig,
     (RejectionConfig, "reviser"): ModelConfig,
     (SFTConfig, "lora"): LoraConfig,
 }
@@ -298,7 +332,17 @@ def _check(cfg: StageConfig) -> None:
          f"curation.require must be compile or run, got {cfg.curation.require!r}")
     t = cfg.sft
     need(t.per_device_batch_size >= 1 and t.gradient_accumulation_steps >= 1, "sft batch sizes must be >= 1")
-    need(t.max_length >= 16, f"sft.max_length must be >= 16, got {t.max_length}")
+    need(t.max_length == 0 or t.max_length >= 16, f"sft.max_length must be 0 (the longest row) or >= 16, got {t.max_length}")
+    need(isinstance(t.effective_batch_size, int) and t.effective_batch_size >= 0,
+         "sft.effective_batch_size must be an integer >= 0 (0: use gradient_accumulation_steps)")
+    z = cfg.stage0
+    need(isinstance(z.keep_short, dict) and set(z.keep_short) <= {"direct", "agentic"}
+         and all(0 <= float(v) <= 1 for v in z.keep_short.values()),
+         "stage0.keep_short maps direct/agentic to a fraction in [0, 1]")
+    need(isinstance(z.mix, dict) and set(z.mix) <= {"direct", "agentic"}
+         and all(isinstance(v, int) and v >= -1 for v in z.mix.values()),
+         "stage0.mix maps direct/agentic to a row cap (an integer, -1 = no cap)")
+    need(0 <= float(z.min_coverage) <= 100, "stage0.min_coverage is a percentage in [0, 100]")
     need(float(t.learning_rate) > 0, "sft.learning_rate must be > 0")
     need(t.model_dtype in ("auto", "float32", "bfloat16"),
          f"sft.model_dtype must be auto, float32 or bfloat16, got {t.model_dtype!r}")

@@ -115,6 +115,23 @@ def _loss_logger(path: Path):
     return LossLog()
 
 
+def world_size() -> int:
+    """Processes taking part in training (accelerate/torchrun set WORLD_SIZE; 1 when run plainly)."""
+    return max(1, int(os.environ.get("WORLD_SIZE", "1")))
+
+
+def accumulation_steps(cfg: SFTConfig, processes: int | None = None) -> int:
+    """Gradient accumulation that makes ``effective_batch_size`` rows per optimizer step on this many
+    processes (paper: 24 = 1 row x 6 steps x 4 GPUs); ``gradient_accumulation_steps`` when it is 0."""
+    if not cfg.effective_batch_size:
+        return cfg.gradient_accumulation_steps
+    per_step = cfg.per_device_batch_size * (processes or world_size())
+    if cfg.effective_batch_size % per_step:
+        raise ValueError(f"sft.effective_batch_size {cfg.effective_batch_size} is not a multiple of "
+                         f"per_device_batch_size x processes = {per_step}")
+    return cfg.effective_batch_size // per_step
+
+
 def train(rows: list[Row], cfg: SFTConfig, start_from: str, out_dir: str | Path, stage: int,
           log=print) -> TrainSummary:
     """Fine-tune ``start_from`` (a model id or checkpoint folder) on ``rows``; write under ``out_dir``:
@@ -139,10 +156,13 @@ def train(rows: list[Row], cfg: SFTConfig, start_from: str, out_dir: str | Path,
 
     records = to_records(rows)
     lengths = token_lengths(records, tokenizer)
-    kept = [r for r, n in zip(records, lengths, strict=True) if n <= cfg.max_length]
+    # max_length 0: grow the context to the longest row so every row is trained on (paper, Appendix B:
+    # "total context length is adapted ... to ensure all data are included, peaking at 40,960").
+    max_length = cfg.max_length or max(lengths, default=1)
+    kept = [r for r, n in zip(records, lengths, strict=True) if n <= max_length]
     too_long = len(records) - len(kept)
     if too_long:
-        log(f"sft: dropped {too_long} of {len(records)} rows longer than max_length {cfg.max_length} tokens "
+        log(f"sft: dropped {too_long} of {len(records)} rows longer than max_length {max_length} tokens "
             f"(longest {max(lengths)})")
     if not kept:
         raise ValueError(f"every row is longer than sft.max_length={cfg.max_length} tokens")
@@ -170,11 +190,11 @@ def train(rows: list[Row], cfg: SFTConfig, start_from: str, out_dir: str | Path,
         **_warmup(TrlSFTConfig, float(cfg.warmup_ratio)),
         weight_decay=float(cfg.weight_decay),
         per_device_train_batch_size=cfg.per_device_batch_size,
-        gradient_accumulation_steps=cfg.gradient_accumulation_steps,
+        gradient_accumulation_steps=accumulation_steps(cfg),
         **_renamed(TrlSFTConfig, "activation_checkpointing", "gradient_checkpointing",
                    bool(cfg.gradient_checkpointing)),
         bf16=bf16,
-        max_length=cfg.max_length,
+        max_length=max_length,
         completion_only_loss=True,
         packing=False,
         logging_steps=cfg.logging_steps,

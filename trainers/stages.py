@@ -28,11 +28,15 @@ from pathlib import Path
 from typing import Any
 
 from ecov.harness.core.run_folder import RunFolder, write_json_atomic
+from ecov.harness.tracks.base import get_track
+from ecov.trainers.canonical import canonicalize
 from ecov.trainers.config import ModelConfig, StageConfig
 from ecov.trainers.curate import Curation, curate, drop_contaminated, drop_too_long, validate_rows
+from ecov.trainers.direct_rows import best_direct_rows
 from ecov.trainers.rejection import Candidate, rejection_rows
 from ecov.trainers.sampling import select_states
 from ecov.trainers.scoring import make_engine, make_scorer, sources_track
+from ecov.trainers.stage0_recipe import apply_stage0
 from ecov.trainers.synth import (
     Row,
     State,
@@ -148,6 +152,13 @@ def _llm4cov(cfg, tasks, runs, result, counts, engine, reviser, log, track=None)
     kept = keep_best(trans, r.keep_per)
     write_report(cfg.out / "rejection.jsonl", trans)
     result.rows, stripped = rows_from(kept, cfg.stage, r.reviser.model, cfg.curation.strip_rules)
+    n_direct = 0
+    if cfg.direct_rows.enabled:
+        d = cfg.direct_rows
+        direct = best_direct_rows(runs, tasks, cfg.stage, d.min_coverage, d.per_task)
+        n_direct = len(direct)
+        result.rows.extend(direct)
+        log(f"direct rows: {n_direct} (best answer per task of the direct runs, coverage >= {d.min_coverage:g})")
     reasons: dict[str, int] = {}
     for t in trans:
         reasons[t.reason] = reasons.get(t.reason, 0) + 1
@@ -155,7 +166,7 @@ def _llm4cov(cfg, tasks, runs, result, counts, engine, reviser, log, track=None)
                     "selected_by_kind": by_kind, "rollouts": len(rollouts),
                     "rollout_errors": sum(1 for x in rollouts if x.error), "transitions": len(trans),
                     "transitions_by_reason": dict(sorted(reasons.items())), "fixes_kept": sum(t.fixed for t in kept),
-                    "rows": len(result.rows), "prompts_with_rules_stripped": stripped}
+                    "rows": len(result.rows), "direct_rows": n_direct, "prompts_with_rules_stripped": stripped}
     counts.update({"direct-inference samples": sum(v["samples"] for v in per_run.values()),
                    "states (samples with a testbench)": len(result.states),
                    "states selected": f"{len(result.selected)} ({', '.join(f'{k} {v}' for k, v in by_kind.items())})",
@@ -231,6 +242,9 @@ def _curate(cfg: StageConfig, tasks, runs, result: SynthOutcome, counts: dict[st
     cur = curate(result.rows, c.require, c.dedupe)
     counts["rows kept by curation (parse/compile/dedupe)"] = len(cur.kept)
     extra: dict[str, Any] = {}
+    if c.canonical_targets and get_track(sources_track(cfg.sources)).llm4cov_answers:  # the released format
+        extra["canonical_targets"] = canonicalize(cur.kept, tasks)
+        counts["targets rewritten to `filename:` + one code block"] = extra["canonical_targets"]
     ct = c.contamination
     if ct.eval_benchmark or ct.eval_path or ct.ids:
         from ecov.trainers.contamination import ContaminationIndex
@@ -250,6 +264,16 @@ def _curate(cfg: StageConfig, tasks, runs, result: SynthOutcome, counts: dict[st
                                                                ln.rtl_max_tokens, ln.rtl_min_tokens)}
         counts["rows kept after length limits"] = len(cur.kept)
         counts["longest row (tokens)"] = extra["length"]["longest_row_tokens"]
+    if cfg.stage == 0 and cfg.recipe == "llm4cov" and cfg.stage0.enabled:
+        rep = apply_stage0(cur, tasks, cfg.stage0, (extra.get("length") or {}).get("rtl_tokens"))
+        extra["stage0"] = rep.to_dict()
+        counts["rows after the stage-0 coverage filters (direct, agentic)"] = \
+            f"{rep.after_filters['direct']}, {rep.after_filters['agentic']}"
+        counts["rows after short-design rebalancing (direct, agentic)"] = \
+            f"{rep.after_rebalance['direct']}, {rep.after_rebalance['agentic']}"
+        counts["rows after the direct/agentic mix (direct, agentic)"] = \
+            f"{rep.after_mix['direct']}, {rep.after_mix['agentic']}"
+        log(f"stage 0 (llm4cov): {rep.to_dict()}")
     rs = resample(cur.kept, c.resample.total, c.resample.mode, c.resample.seed)
     if c.resample.total != -1:
         cur.kept = rs.rows

@@ -24,6 +24,7 @@ from ecov.harness.core.run_folder import RoundRecord, RunFolder, read_jsonl
 from ecov.harness.core.state import StateTracker, round_key
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.base import tb_io
+from ecov.trainers.inject import strip_rules
 
 
 @dataclass
@@ -195,7 +196,10 @@ def states_from_run(run: RunFolder, tasks: dict[str, Task], coverage: str = "ove
 
 
 def _recorded_prompt(r: RoundRecord) -> list[dict[str, str]] | None:
-    return [{"role": m["role"], "content": m["content"]} for m in r.messages] if r.messages else None
+    """The chat the run sent, less any injected rules block (a stored row never carries it)."""
+    if not r.messages:
+        return None
+    return strip_rules([{"role": m["role"], "content": m["content"]} for m in r.messages])[0]
 
 
 @dataclass

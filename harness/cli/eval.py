@@ -8,6 +8,8 @@ command (``ecov-eval --model X``), which a click group would not allow.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import re
 import sys
@@ -16,6 +18,7 @@ from pathlib import Path
 import click
 
 from ecov.harness.benchmark.store import EMBEDDED, TaskSelectionError, select_tasks
+from ecov.harness.cli.inputs import EXIT_INFRA, describe_os_error, writable_folder
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, get_protocol, protocol_names
 from ecov.harness.loop.agent import AGENTS, MODES
 from ecov.harness.scoring.executor import executor_from_options, executor_options
@@ -44,6 +47,8 @@ def default_out(model: str, mode: str, agent: str, benchmark: str, protocol: str
 
 
 def _load_tasks(benchmark: str, split: str, task_ids: tuple[str, ...], limit: int | None):
+    if benchmark == EMBEDDED and split != "test":
+        raise click.BadParameter(f"{EMBEDDED} has one split, 'test'; not {split!r}", param_hint="--split")
     try:
         return select_tasks(benchmark, split, task_ids, limit)
     except TaskSelectionError as e:
@@ -105,10 +110,14 @@ def _get_model(name: str, **kwargs):
 @click.option("--tb-lang", type=click.Choice(track_names()), default=DEFAULT_TRACK, show_default=True,
               help="testbench language track: " + "; ".join(f"{t}: {get_track(t).description}" for t in track_names())
               + " (a track other than sv needs the bwrap or docker sandbox; see docs/scoring.md).")
+@click.option("--instructions-suffix", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="append this file's text to every task's instructions (training-data generation only, e.g. "
+                   "the LLM4Cov rules from `ecov-train rules`); the tasks, so the dataset hash, change: such a "
+                   "run is not a benchmark result.")
 @executor_options
 def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_rounds, temperature, top_p, max_tokens,
              api_base, workers, concurrency, seed, task_ids, limit, out, cache_dir, replay_run, max_retries,
-             sandbox, sim_timeout, no_progress, tb_lang, executor, ray_address):
+             sandbox, sim_timeout, no_progress, tb_lang, instructions_suffix, executor, ray_address):
     """Evaluate a model's testbenches on a benchmark: writes a run folder (resumed when it exists) and
     prints the summary. `ecov-eval report RUN_DIR` prints a run's summary again, `ecov-eval export RUN_DIR`
     writes it as a table, `ecov-eval compare RUN_A RUN_B` compares two runs. See docs/evaluation.md.
@@ -121,9 +130,14 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
     if model == "builtin/replay" and not replay_run:
         raise click.BadParameter("builtin/replay needs --replay-run RUN_DIR", param_hint="--model")
     tasks = _load_tasks(benchmark, split, task_ids, limit)
+    suffix = None
+    if instructions_suffix is not None:
+        text = instructions_suffix.read_text().rstrip("\n")
+        tasks = [dataclasses.replace(t, instructions=t.instructions + "\n" + text) for t in tasks]
+        suffix = {"path": str(instructions_suffix), "sha256": hashlib.sha256(text.encode()).hexdigest()}
     llm = _get_model(model, api_base=api_base, temperature=temperature, top_p=top_p, max_tokens=max_tokens,
                      cache_dir=cache_dir, max_retries=max_retries, replay_run=replay_run)
-    out = out or default_out(model, mode, agent, benchmark, protocol, tb_lang)
+    out = writable_folder(out or default_out(model, mode, agent, benchmark, protocol, tb_lang), "--out")
     rounds = 1 if mode == "direct" else (max_rounds or get_protocol(protocol).rounds)
     config = RunConfig(
         model=model, mode=mode, agent=agent if mode == "agentic" else "direct", benchmark=benchmark,
@@ -131,7 +145,7 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
         temperature=temperature, top_p=top_p, max_tokens=max_tokens, seed=seed, api_base=api_base,
         split=split, protocol=protocol,
         extra={"workers": workers, "concurrency": concurrency or workers, "sandbox": sandbox,
-               "sim_timeout": sim_timeout},
+               "sim_timeout": sim_timeout, **({"instructions_suffix": suffix} if suffix else {})},
         tb_lang=tb_lang,
     )
     from ecov.harness.tracks.sv.scorer import EngineConfig
@@ -154,6 +168,10 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
                            concurrency=concurrency, progress=not no_progress)
     except RunMismatch as e:
         raise click.UsageError(str(e)) from None
+    except OSError as e:  # a full disk, a folder made read-only mid-run: the harness's failure, not a score
+        click.echo(f"Error: cannot write the run folder {out}: {describe_os_error(e)}. Finished samples are "
+                   "kept: fix that and run the same command again to resume.", err=True)
+        sys.exit(EXIT_INFRA)
     finally:
         scorer.close()
     click.echo(format_summary(outcome.summary))

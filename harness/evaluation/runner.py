@@ -248,11 +248,23 @@ def _run_locked(tasks, model, config, folder, agent_cfg, scorer, workers, concur
     written: list[tuple[str, int]] = []  # samples recorded by this invocation
     t_start = time.monotonic()
 
+    io_errors: list[OSError] = []  # the run folder could not be written (disk full): stop, keep what is written
+
+    def halt(e: OSError) -> None:
+        with lock:
+            io_errors.append(e)
+            stop.set()
+
     def on_round(rec: RoundRecord) -> None:
         with lock:
             if stop.is_set():
                 raise Interrupted()
-            folder.append_round(rec)
+            try:
+                folder.append_round(rec)
+            except OSError as e:
+                io_errors.append(e)
+                stop.set()
+                raise Interrupted() from e
         try:
             _log_round(folder, rec, track.tb_suffix)
         except OSError:
@@ -270,15 +282,24 @@ def _run_locked(tasks, model, config, folder, agent_cfg, scorer, workers, concur
                 return
             except Exception as e:  # noqa: BLE001 - a bug on one sample is recorded, the run goes on
                 tb = traceback.format_exc()
-                (folder.log_dir(task.id) / f"s{s}_error.txt").write_text(tb)
+                try:
+                    (folder.log_dir(task.id) / f"s{s}_error.txt").write_text(tb)
+                except OSError as io:
+                    halt(io)
+                    return
                 srec = sample_from_rounds(task.id, s, [], f"internal error: {type(e).__name__}: {e}",
                                           protocol=config.protocol)
             with lock:
                 if stop.is_set():
                     return
-                folder.append_sample(srec)
-                written.append((srec.task_id, srec.sample))
-                folder.write_summary(build_summary(folder, config))
+                try:
+                    folder.append_sample(srec)
+                    written.append((srec.task_id, srec.sample))
+                    folder.write_summary(build_summary(folder, config))
+                except OSError as e:
+                    io_errors.append(e)
+                    stop.set()
+                    return
             finished.put(srec)
 
     threads = [threading.Thread(target=worker, daemon=True, name=f"ecov-eval-{i}")
@@ -312,6 +333,8 @@ def _run_locked(tasks, model, config, folder, agent_cfg, scorer, workers, concur
     finally:
         if bar is not None:
             bar.close()
+    if io_errors:  # the caller says what failed; the samples recorded before it stay, and resume
+        raise io_errors[0]
     summary = build_summary(folder, config, seconds=time.monotonic() - t_start)
     with lock:
         folder.write_summary(summary)

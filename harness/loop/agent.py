@@ -37,7 +37,7 @@ from ecov.harness.loop.feedback import KIND as FEEDBACK
 from ecov.harness.models import ModelError, ModelRequest
 from ecov.harness.parse import module_names
 from ecov.harness.tasks import Task
-from ecov.harness.tracks.base import DEFAULT_TRACK, tb_io
+from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, tb_io
 from ecov.harness.tracks.sv.prompts import prompt_hash
 
 MODES = ("direct", "agentic")
@@ -200,7 +200,10 @@ def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConf
                         unusable_feedback(parsed.error, latest.feedback if latest else None))
             o = feedback
         passed = parsed.ok and res.meets(task.targets)
-        legal = res.meets_legal(task.targets) if task.contract is not None else None
+        # A contract task's round fails legally when it did not run (no legal figures); None: no contract,
+        # or a track that does not bind contracts (its runs report no legal figures rather than 0%).
+        legal = (bool(res.meets_legal(task.targets)) if task.contract is not None and get_track(lang).binds_contracts
+                 else None)
         rec = RoundRecord(
             task_id=task.id, sample=sample, round=r, prompt_hash=prompt_hash(messages), response=c.text,
             testbench=parsed.testbench or "", parse_error=parsed.error, feedback=feedback,

@@ -183,8 +183,9 @@ def format_targets(task: Task) -> str:
     return "\n".join(lines) if lines else "- as high as possible"
 
 
-def task_text(task: Task) -> str:
-    """The task part every ecov prompt starts with: instructions, DUT, targets, spec, RTL, rules."""
+def task_text(task: Task, interface_rules: bool = True) -> str:
+    """The task part every ecov prompt starts with: instructions, DUT, targets, spec, RTL, rules.
+    ``interface_rules``: the track binds contracts, so a task with one is told its rules are checked."""
     parts = [f"# Task: {task.id}"]
     if task.instructions.strip():
         parts.append(task.instructions.strip())
@@ -201,7 +202,7 @@ def task_text(task: Task) -> str:
     parts.append("## Design files (RTL)\n\n" + "\n\n".join(
         _file_block(f.name, f.content, _lang_for(f.name) or "systemverilog") for f in task.rtl_files))
     parts.append(RULES)
-    if task.contract is not None:  # issue 22: said, never the monitor's code
+    if interface_rules and task.contract is not None:  # issue 22: said, never the monitor's code
         parts.append(INTERFACE_RULES)
     return "\n\n".join(parts)
 
