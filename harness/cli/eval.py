@@ -22,6 +22,7 @@ from ecov.harness.cli.inputs import EXIT_INFRA, describe_os_error, writable_fold
 from ecov.harness.core.limits import DEFAULT_REQUEST_TIMEOUT, MAX_REQUEST_TIMEOUT, MAX_ROUNDS, MAX_SAMPLES
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, get_protocol, protocol_names
 from ecov.harness.loop.agent import AGENTS, MODES
+from ecov.harness.sandbox.factory import sandbox_names
 from ecov.harness.scoring.executor import executor_from_options, executor_options
 from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, track_names
 
@@ -145,7 +146,7 @@ def _get_model(name: str, **kwargs):
 @click.option("--replay-run", type=click.Path(exists=True, file_okay=False), default=None,
               help="builtin/replay: the run folder whose responses to replay.")
 @click.option("--max-retries", type=click.IntRange(min=0), default=5, show_default=True)
-@click.option("--sandbox", type=click.Choice(["auto", "bwrap", "rlimit", "docker"]), default="auto",
+@click.option("--sandbox", type=click.Choice(sandbox_names()), default="auto",
               show_default=True, help="isolation for builds and simulations (see docs/scoring.md).")
 @click.option("--sim-timeout", type=click.FloatRange(min=1), default=60.0, show_default=True,
               help="simulation wall-clock limit per testbench, seconds.")
@@ -174,10 +175,14 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
     if model == "builtin/replay" and not replay_run:
         raise click.BadParameter("builtin/replay needs --replay-run RUN_DIR", param_hint="--model")
     tasks = _load_tasks(benchmark, split, task_ids, limit)
+    # The run's identity is the benchmark's content, not the selection: --limit 5 then --limit 6, or a
+    # new --task-id, extends the same folder (docs/evaluation.md); a changed task changes the hash.
+    everything = _load_tasks(benchmark, split, (), None) if (task_ids or limit is not None) else tasks
     suffix = None
     if instructions_suffix is not None:
         text = instructions_suffix.read_text().rstrip("\n")
         tasks = [dataclasses.replace(t, instructions=t.instructions + "\n" + text) for t in tasks]
+        everything = [dataclasses.replace(t, instructions=t.instructions + "\n" + text) for t in everything]
         suffix = {"path": str(instructions_suffix), "sha256": hashlib.sha256(text.encode()).hexdigest()}
     request = request_options(extra_body, extra_headers, price)
     llm = _get_model(model, api_base=api_base, temperature=temperature, top_p=top_p, max_tokens=max_tokens,
@@ -187,7 +192,7 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
     rounds = 1 if mode == "direct" else (max_rounds or get_protocol(protocol).rounds)
     config = RunConfig(
         model=model, mode=mode, agent=agent if mode == "agentic" else "direct", benchmark=benchmark,
-        dataset_hash=dataset_hash(tasks), n_samples=n_samples, max_rounds=rounds,
+        dataset_hash=dataset_hash(everything), n_samples=n_samples, max_rounds=rounds,
         temperature=temperature, top_p=top_p, max_tokens=max_tokens, seed=seed, api_base=api_base,
         split=split, protocol=protocol,
         extra={"workers": workers, "concurrency": concurrency or workers, "sandbox": sandbox,
@@ -198,7 +203,7 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
                **({"instructions_suffix": suffix} if suffix else {})},
         tb_lang=tb_lang,
     )
-    from ecov.harness.tracks.sv.scorer import EngineConfig
+    from ecov.harness.scoring.config import EngineConfig
 
     try:
         engine = get_track(tb_lang).make_scorer(EngineConfig(sandbox=sandbox, run_seconds=sim_timeout))
@@ -210,7 +215,7 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
     if executor != "local":
         click.echo(f"executor: {scorer.describe()}", err=True)
     elif not engine.sandbox.isolated:
-        from ecov.harness.sandbox.base import NOT_ISOLATED
+        from ecov.harness.sandbox.rlimit import NOT_ISOLATED
 
         click.echo(f"warning: sandbox '{engine.isolation}' is {NOT_ISOLATED}", err=True)
     try:
