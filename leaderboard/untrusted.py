@@ -3,7 +3,7 @@
 A folder submission may hold symlinks or hard links to host files (``/proc/self/environ``, a file
 outside the repository): the site would publish them, ``verify`` would write through them. An archive
 may expand to gigabytes or a hundred thousand files. Everything that reads or writes inside a
-submission goes through here. Exported tables neutralise cells a spreadsheet would run as a formula.
+submission goes through here. (Exported CSV tables neutralise formula cells: ecov.harness.evaluation.tables.csv_safe.)
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from pathlib import Path
 
 MAX_ARCHIVE_BYTES = 1024 * 1024 * 1024  # expanded size of a run archive
 MAX_ARCHIVE_FILES = 20_000
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 class UntrustedError(ValueError):
@@ -70,9 +69,3 @@ def write_inside(path: Path, text: str) -> None:
         f.write(text)
     os.replace(tmp, path)  # replaces a symlink itself, never its target
 
-
-def csv_cell(value):
-    """A text cell that a spreadsheet would evaluate (= + - @ ...) gets a leading apostrophe."""
-    if isinstance(value, str) and value.startswith(FORMULA_START):
-        return "'" + value
-    return value

@@ -148,7 +148,7 @@ def compare_scores(submitted: dict[str, Any], rescored: ScoreResult) -> list[tup
 # Every per-sample figure the site, reports and exports show (both coverage definitions, the series).
 SAMPLE_FIELDS = ("rounds", "passed", "passed_round", "syntax_ok", "final_overall", "best_overall",
                  "overall_by_round", "prompt_tokens", "completion_tokens", "best_round", "best_state_overall",
-                 "best_overall_by_round", "reasks", "stop_reason", "contract", "legal_passed_round",
+                 "best_overall_by_round", "reasks", "contract", "legal_passed_round",
                  "legal_overall_by_round", "violated")
 
 

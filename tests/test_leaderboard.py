@@ -320,7 +320,7 @@ def test_verify_unknown_task_and_missing_folder(tmp_path, runs, scorer, monkeypa
     cfg = json.loads((dest / "run" / "config.json").read_text())
     (dest / "run" / "config.json").write_text(json.dumps({**cfg, "benchmark": str(tmp_path / "no-bench")}))
     r = CliRunner().invoke(cli, ["verify", str(dest), "-q"])
-    assert r.exit_code == 1 and "ERROR" in r.output and "cannot load benchmark" in r.output
+    assert r.exit_code == 1 and "ERROR" in r.output and "cannot verify against benchmark" in r.output
     r = CliRunner().invoke(cli, ["verify", str(tmp_path / "nope")])
     assert r.exit_code == 2 and "not a submission folder" in r.output
 
