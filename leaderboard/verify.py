@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ecov.harness.benchmark.store import dataset_hash
+from ecov.harness.core.protocol import get_protocol
 from ecov.harness.core.records import INFRA_ERROR, REJECTED, Design, ScoreResult
 from ecov.harness.core.run_folder import RoundRecord, RunFolder, SampleRecord
 from ecov.harness.core.state import StateTracker, sample_from_rounds, state_key
@@ -148,7 +149,7 @@ def compare_scores(submitted: dict[str, Any], rescored: ScoreResult) -> list[tup
 # Every per-sample figure the site, reports and exports show (both coverage definitions, the series).
 SAMPLE_FIELDS = ("rounds", "passed", "passed_round", "syntax_ok", "final_overall", "best_overall",
                  "overall_by_round", "prompt_tokens", "completion_tokens", "best_round", "best_state_overall",
-                 "best_overall_by_round", "reasks", "contract", "legal_passed_round",
+                 "best_overall_by_round", "reasks", "stop_reason", "contract", "legal_passed_round",
                  "legal_overall_by_round", "violated")
 
 
@@ -169,6 +170,19 @@ def compare_samples(submitted: SampleRecord, rebuilt: SampleRecord) -> list[tupl
     if abs(submitted.cost - rebuilt.cost) > 1e-9:
         out.append(("sample.cost", submitted.cost, rebuilt.cost))
     return out
+
+
+def stop_reason_of(recs: list[RoundRecord], task: Task, protocol: str, submitted: SampleRecord) -> str:
+    """Why the sample ended, from its re-scored rounds (the agent loop's rule), not from what it says."""
+    proto = get_protocol(protocol)
+    if submitted.error:
+        return submitted.stop_reason if submitted.stop_reason in ("model_error", "infra_error") else "model_error"
+    last = recs[-1]
+    if not last.testbench:
+        return "format" if proto.format_reasks else "rounds"
+    if proto.stop_after(last.score(), task.targets):
+        return proto.early_stop
+    return "rounds"
 
 
 def _summary_numbers(summary: dict[str, Any]) -> dict[str, float]:
@@ -309,8 +323,9 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
         if (s.task_id, s.sample) not in rescored:
             continue  # its task is unknown: already reported
         ver.checked_samples += 1
-        r = sample_from_rounds(s.task_id, s.sample, rescored[(s.task_id, s.sample)], error=s.error,
-                               protocol=config.protocol)
+        recs = rescored[(s.task_id, s.sample)]
+        r = sample_from_rounds(s.task_id, s.sample, recs, error=s.error, protocol=config.protocol,
+                               stop_reason=stop_reason_of(recs, tasks[s.task_id], config.protocol, s))
         rebuilt.append(r)
         for field_, a, b in compare_samples(s, r):
             ver.differences.append(Difference(s.task_id, s.sample, None, field_, a, b))

@@ -153,9 +153,11 @@ def write_frame(df, path: str | os.PathLike, fmt: str | None = None) -> Path:
 
 def csv_safe(df):
     """A copy whose text cells cannot run as spreadsheet formulas (model answers, task ids are untrusted)."""
+    from pandas.api.types import is_object_dtype, is_string_dtype
+
     out = df.copy()
     for c in out.columns:
-        if out[c].dtype == object:
+        if is_object_dtype(out[c]) or is_string_dtype(out[c]):
             out[c] = out[c].map(lambda v: "'" + v if isinstance(v, str) and v.startswith(FORMULA_START) else v)
     return out
 
