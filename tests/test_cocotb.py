@@ -288,6 +288,11 @@ FORGE_UNDER_GUARD = """
 # writes the real coverage and marker last, and the marker needs a nonce Python never saw.
 FORGE_WITHOUT_GUARD = """
     import os
+    if not os.path.exists("/proc/self/mountinfo"):  # the sandbox gives the simulation no /proc at all
+        for name in ("coverage.dat", "end"):
+            open(name, "w").write("ecov-end " + "0" * 32 + " finish=1\\n")
+        print("ECOV-ATTACK no-proc")
+        return
     mounts = [line.split()[4] for line in open("/proc/self/mountinfo")]
     out = [m for m in mounts if "/out-" in m]
     points = open(out[0] + "/points.dat").read()
@@ -314,7 +319,9 @@ def test_forged_coverage_files_do_not_raise_the_score(tmp_path):
     bare.guard_file = tmp_path / "no_guard.py"
     bare.guard_file.write_text("def install():\n    pass\n")
     planted = bare._build_and_run(task.design, GOOD + FORGE_WITHOUT_GUARD, 1, bare._base(task.design, 1))
-    assert "ECOV-ATTACK planted 1" in planted.log_tail, (planted.errors, planted.log_tail[-1500:])
+    # bwrap gives the simulation no /proc (no mount table to find the folder in); elsewhere the files
+    # planted in the found folder are overwritten by the harness main and the marker needs the nonce.
+    assert re.search(r"ECOV-ATTACK (planted 1|no-proc)", planted.log_tail), (planted.errors, planted.log_tail[-1500:])
     assert (planted.status, planted.overall, planted.coverage) == (OK, honest.overall, honest.coverage)
 
 

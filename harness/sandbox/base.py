@@ -43,7 +43,7 @@ class ProcResult:
     signal: int | None = field(default=None)
 
 
-def _limiter(limits: Limits, drop_to_nobody: bool):
+def _limiter(limits: Limits, drop_to_nobody: bool, nproc: bool = True):
     def apply() -> None:
         os.setsid()
         mem = limits.memory_mb * 1024 * 1024
@@ -56,7 +56,9 @@ def _limiter(limits: Limits, drop_to_nobody: bool):
             os.setgroups([])
             os.setgid(NOBODY)
             os.setuid(NOBODY)
-        if drop_to_nobody or os.geteuid() != 0:
+        # The process limit counts every process of the user machine-wide: applied to the simulation (the
+        # testbench's code) but not to a root harness's compile steps run as nobody beside other simulations.
+        if nproc and (drop_to_nobody or os.geteuid() != 0):
             resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes, limits.processes))
 
     return apply
@@ -74,7 +76,7 @@ def _kill_group(proc: subprocess.Popen) -> None:
 
 
 def run_limited(argv: list[str], cwd: Path, limits: Limits, env: dict[str, str], drop_to_nobody: bool,
-                stdin: bytes | None = None) -> ProcResult:
+                stdin: bytes | None = None, nproc: bool = True) -> ProcResult:
     """Run argv, merging stdout and stderr, stopping it at the wall clock or the output cap.
 
     ``stdin`` (a few bytes: the harness main's output folder and nonce) is written to the process's
@@ -83,7 +85,7 @@ def run_limited(argv: list[str], cwd: Path, limits: Limits, env: dict[str, str],
     start = time.monotonic()
     proc = subprocess.Popen(
         argv, cwd=cwd, env=env, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=_limiter(limits, drop_to_nobody), close_fds=True,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=_limiter(limits, drop_to_nobody, nproc), close_fds=True,
     )
     if stdin is not None:
         assert proc.stdin is not None
@@ -187,7 +189,8 @@ class Sandbox:
             argv = [_remap(a, mapping) for a in argv]
             env = {k: _remap(v, mapping) for k, v in env.items()}
         _open_for_nobody(workdir)
-        return run_limited(argv, workdir, limits, env, drop_to_nobody=True, stdin=stdin)
+        return run_limited(argv, workdir, limits, env, drop_to_nobody=True, stdin=stdin,
+                           nproc=untrusted or os.geteuid() != 0)
 
     @staticmethod
     def _env(extra: dict[str, str] | None) -> dict[str, str]:
@@ -206,8 +209,11 @@ class BwrapSandbox(Sandbox):
             shutil.which("bwrap") or "bwrap", "--unshare-all", "--die-with-parent", "--new-session",
             "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib",
             "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/sbin", "/sbin",
-            "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+            "--dev", "/dev", "--tmpfs", "/tmp",
         ]
+        # The simulation gets no /proc at all: no other process's environment or command line, no mount
+        # table naming the output folder, no /proc/self/mem. The compile steps keep theirs.
+        cmd += ["--proc", "/proc"] if not untrusted else []
         if Path("/etc/alternatives").exists():
             cmd += ["--ro-bind", "/etc/alternatives", "/etc/alternatives"]
         for p in ro_paths:
