@@ -175,6 +175,8 @@ def compare_samples(submitted: SampleRecord, rebuilt: SampleRecord) -> list[tupl
 def stop_reason_of(recs: list[RoundRecord], task: Task, protocol: str, submitted: SampleRecord) -> str:
     """Why the sample ended, from its re-scored rounds (the agent loop's rule), not from what it says."""
     proto = get_protocol(protocol)
+    if not submitted.stop_reason:  # records written before stop reasons existed carry none
+        return ""
     if submitted.error:
         return submitted.stop_reason if submitted.stop_reason in ("model_error", "infra_error") else "model_error"
     last = recs[-1]
