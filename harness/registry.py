@@ -28,6 +28,7 @@ BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
     "track": ("ecov.harness.tracks.sv.track", "ecov.harness.tracks.cocotb.track"),
     "benchmark": tuple(f"ecov.harness.benchmark.builders.{m}" for m in ("cvdp", "autoeval", "embedded", "ecov_train",
                                                                        "authors")),
+    "sandbox": ("ecov.harness.sandbox.bwrap", "ecov.harness.sandbox.docker", "ecov.harness.sandbox.rlimit"),
 }
 
 T = TypeVar("T")

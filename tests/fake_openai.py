@@ -13,6 +13,8 @@ calls the script with the request body when it is a callable. Items:
 * ``"text"`` -- a normal completion with that content and plausible usage counts;
 * ``{"content": "text", "delay": 0.5}`` -- the same, after sleeping ``delay`` seconds
   (``usage`` may be given as a dict to override the counts);
+* ``{"choices": []}`` -- a 200 answer with no choices; ``{"content": None}`` -- one whose message content is
+  null (both faults of real servers under load);
 * ``{"status": 429, "body": {...}}`` -- that HTTP error; ``body`` defaults to an OpenAI-style
   error JSON (``{"error": {"message", "type", "code"}}``); ``headers`` may add response headers.
 
@@ -159,9 +161,10 @@ class FakeOpenAIServer:
         headers = dict(item.get("headers") or {})
         if status != 200:
             return status, item.get("body") or _error_body(status, f"scripted HTTP {status}"), headers
-        content = str(item.get("content", ""))
+        raw = item.get("content", "")
+        content = None if raw is None else str(raw)
         prompt = _prompt_tokens(body)
-        completion = _count_tokens(content)
+        completion = _count_tokens(content or "")
         usage = {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
         usage.update(item.get("usage") or {})
         payload = {
@@ -174,6 +177,8 @@ class FakeOpenAIServer:
             "usage": usage,
             "system_fingerprint": "fp_ecov_fake",
         }
+        if "choices" in item:
+            payload["choices"] = item["choices"]
         return 200, payload, headers
 
 

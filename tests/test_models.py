@@ -50,9 +50,11 @@ def test_completion_usage_cost_and_request_body(tmp_path):
         comp = model.complete(request(seed=3, sample=1))
     assert comp.text.startswith("tb.sv\n```systemverilog")
     assert (comp.prompt_tokens, comp.completion_tokens) == (1200, 345)
+    # A local server is free whatever the model's name says (issue 25); a remote one is priced by the map.
+    assert comp.cost == 0.0 and not comp.cached and comp.retries == 0
     p_in, p_out = litellm_prices("gpt-4o-mini")
-    assert comp.cost == pytest.approx(1200 * p_in + 345 * p_out)
-    assert comp.cost > 0 and not comp.cached and comp.retries == 0
+    model.api_base = "https://api.example.com/v1"
+    assert model.cost(1200, 345) == pytest.approx(1200 * p_in + 345 * p_out) and model.cost(1200, 345) > 0
     body = srv.requests[0]
     assert body["model"] == "gpt-4o-mini"
     assert body["messages"][1]["content"] == "write a testbench for demo"

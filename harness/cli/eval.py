@@ -19,8 +19,10 @@ import click
 
 from ecov.harness.benchmark.store import EMBEDDED, TaskSelectionError, select_tasks
 from ecov.harness.cli.inputs import EXIT_INFRA, describe_os_error, writable_folder
+from ecov.harness.core.limits import DEFAULT_REQUEST_TIMEOUT, MAX_REQUEST_TIMEOUT, MAX_ROUNDS, MAX_SAMPLES
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, PROTOCOLS
 from ecov.harness.loop.agent import AGENTS, MODES
+from ecov.harness.sandbox.factory import sandbox_names
 from ecov.harness.scoring.executor import executor_from_options, executor_options
 from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, track_names
 
@@ -55,6 +57,35 @@ def _load_tasks(benchmark: str, split: str, task_ids: tuple[str, ...], limit: in
         raise click.BadParameter(str(e), param_hint=e.param) from None
 
 
+# The run finished but some samples ended on a model-server or harness fault: the harness's code for
+# "could not do its work", never a score.
+EXIT_FAULTS = EXIT_INFRA
+
+
+def request_options(extra_body: str | None, extra_headers: tuple[str, ...], price) -> dict:
+    """The --extra-body/--extra-header/--price options as the model's ``extra`` (checked here, once)."""
+    out: dict = {}
+    if extra_body:
+        try:
+            body = json.loads(extra_body)
+        except json.JSONDecodeError as e:
+            raise click.BadParameter(f"not JSON: {e}", param_hint="--extra-body") from None
+        if not isinstance(body, dict):
+            raise click.BadParameter("must be a JSON object", param_hint="--extra-body")
+        out["extra_body"] = body
+    headers = {}
+    for h in extra_headers:
+        name, sep, value = h.partition(":")
+        if not sep or not name.strip():
+            raise click.BadParameter(f"{h!r} is not NAME:VALUE", param_hint="--extra-header")
+        headers[name.strip()] = value.strip()
+    if headers:
+        out["extra_headers"] = headers
+    if price:
+        out["price_in"], out["price_out"] = price
+    return out
+
+
 def _get_model(name: str, **kwargs):
     from ecov.harness.models import ModelError, get_model
 
@@ -74,19 +105,32 @@ def _get_model(name: str, **kwargs):
 @click.option("--benchmark", default=DEFAULT_BENCHMARK, show_default=True,
               help="ecov-embedded, a built benchmark folder or file, or a hub dataset id.")
 @click.option("--split", default="test", show_default=True)
-@click.option("-n", "n_samples", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("-n", "n_samples", type=click.IntRange(min=1, max=MAX_SAMPLES), default=1, show_default=True,
               help="samples per task (pass@k for k <= n).")
 @click.option("--protocol", type=click.Choice(sorted(PROTOCOLS)), default=DEFAULT_PROTOCOL, show_default=True,
               help="evaluation protocol: llm4cov (the paper's loop: stimulus-only prompt, 4 rounds, best-state "
                    "memory, format re-asks, stop at 100%) or ecov (targets in the prompt, patches, uncovered-line "
                    "feedback, stop when every target is met). See docs/evaluation.md.")
-@click.option("--max-rounds", type=click.IntRange(min=1), default=None,
+@click.option("--max-rounds", type=click.IntRange(min=1, max=MAX_ROUNDS), default=None,
               help="agentic rounds per sample, the first included [default: the protocol's: llm4cov 4, "
                    "ecov 5] (direct mode: always 1).")
 @click.option("--temperature", type=click.FloatRange(min=0.0), default=0.7, show_default=True)
 @click.option("--top-p", type=click.FloatRange(min=0.0, max=1.0, min_open=True), default=0.8, show_default=True)
 @click.option("--max-tokens", type=click.IntRange(min=1), default=8192, show_default=True)
 @click.option("--api-base", default=None, help="OpenAI-compatible endpoint (a vLLM or Ollama server).")
+@click.option("--api-key", default=None, envvar="ECOV_API_KEY",
+              help="API key for the model server (else the provider's variable, e.g. OPENAI_API_KEY); "
+                   "never written to the run folder.")
+@click.option("--request-timeout", "--timeout", "request_timeout",
+              type=click.FloatRange(min=1, max=MAX_REQUEST_TIMEOUT), default=DEFAULT_REQUEST_TIMEOUT,
+              show_default=True, help="seconds one model request may take before it is retried.")
+@click.option("--extra-body", default=None, metavar="JSON",
+              help='extra fields for each request body, e.g. \'{"stop": ["</s>"], "repetition_penalty": 1.1}\'.')
+@click.option("--extra-header", "extra_headers", multiple=True, metavar="NAME:VALUE",
+              help="an extra HTTP header for each request (repeatable).")
+@click.option("--price", "price", type=(click.FloatRange(min=0), click.FloatRange(min=0)), default=None,
+              metavar="IN OUT", help="USD per million prompt and completion tokens [default: LiteLLM's price "
+                                     "map; 0 for a local --api-base].")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="samples evaluated at once [default: 2; with --executor ray, the cluster's CPUs].")
 @click.option("--concurrency", type=click.IntRange(min=1), default=None,
@@ -102,7 +146,7 @@ def _get_model(name: str, **kwargs):
 @click.option("--replay-run", type=click.Path(exists=True, file_okay=False), default=None,
               help="builtin/replay: the run folder whose responses to replay.")
 @click.option("--max-retries", type=click.IntRange(min=0), default=5, show_default=True)
-@click.option("--sandbox", type=click.Choice(["auto", "bwrap", "rlimit", "docker"]), default="auto",
+@click.option("--sandbox", type=click.Choice(sandbox_names()), default="auto",
               show_default=True, help="isolation for builds and simulations (see docs/scoring.md).")
 @click.option("--sim-timeout", type=click.FloatRange(min=1), default=60.0, show_default=True,
               help="simulation wall-clock limit per testbench, seconds.")
@@ -116,8 +160,9 @@ def _get_model(name: str, **kwargs):
                    "run is not a benchmark result.")
 @executor_options
 def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_rounds, temperature, top_p, max_tokens,
-             api_base, workers, concurrency, seed, task_ids, limit, out, cache_dir, replay_run, max_retries,
-             sandbox, sim_timeout, no_progress, tb_lang, instructions_suffix, executor, ray_address):
+             api_base, api_key, request_timeout, extra_body, extra_headers, price, workers, concurrency, seed,
+             task_ids, limit, out, cache_dir, replay_run, max_retries, sandbox, sim_timeout, no_progress, tb_lang,
+             instructions_suffix, executor, ray_address):
     """Evaluate a model's testbenches on a benchmark: writes a run folder (resumed when it exists) and
     prints the summary. `ecov-eval report RUN_DIR` prints a run's summary again, `ecov-eval export RUN_DIR`
     writes it as a table, `ecov-eval compare RUN_A RUN_B` compares two runs. See docs/evaluation.md.
@@ -130,25 +175,35 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
     if model == "builtin/replay" and not replay_run:
         raise click.BadParameter("builtin/replay needs --replay-run RUN_DIR", param_hint="--model")
     tasks = _load_tasks(benchmark, split, task_ids, limit)
+    # The run's identity is the benchmark's content, not the selection: --limit 5 then --limit 6, or a
+    # new --task-id, extends the same folder (docs/evaluation.md); a changed task changes the hash.
+    everything = _load_tasks(benchmark, split, (), None) if (task_ids or limit is not None) else tasks
     suffix = None
     if instructions_suffix is not None:
         text = instructions_suffix.read_text().rstrip("\n")
         tasks = [dataclasses.replace(t, instructions=t.instructions + "\n" + text) for t in tasks]
+        everything = [dataclasses.replace(t, instructions=t.instructions + "\n" + text) for t in everything]
         suffix = {"path": str(instructions_suffix), "sha256": hashlib.sha256(text.encode()).hexdigest()}
+    request = request_options(extra_body, extra_headers, price)
     llm = _get_model(model, api_base=api_base, temperature=temperature, top_p=top_p, max_tokens=max_tokens,
-                     cache_dir=cache_dir, max_retries=max_retries, replay_run=replay_run)
+                     cache_dir=cache_dir, max_retries=max_retries, replay_run=replay_run, timeout=request_timeout,
+                     extra={**request, **({"api_key": api_key} if api_key else {})} or None)
     out = writable_folder(out or default_out(model, mode, agent, benchmark, protocol, tb_lang), "--out")
     rounds = 1 if mode == "direct" else (max_rounds or PROTOCOLS[protocol].rounds)
     config = RunConfig(
         model=model, mode=mode, agent=agent if mode == "agentic" else "direct", benchmark=benchmark,
-        dataset_hash=dataset_hash(tasks), n_samples=n_samples, max_rounds=rounds,
+        dataset_hash=dataset_hash(everything), n_samples=n_samples, max_rounds=rounds,
         temperature=temperature, top_p=top_p, max_tokens=max_tokens, seed=seed, api_base=api_base,
         split=split, protocol=protocol,
         extra={"workers": workers, "concurrency": concurrency or workers, "sandbox": sandbox,
-               "sim_timeout": sim_timeout, **({"instructions_suffix": suffix} if suffix else {})},
+               "sim_timeout": sim_timeout, "request_timeout": request_timeout,
+               **({"extra_body": request["extra_body"]} if "extra_body" in request else {}),
+               **({"extra_headers": sorted(request["extra_headers"])} if "extra_headers" in request else {}),
+               **({"price_per_mtok": list(price)} if price else {}),
+               **({"instructions_suffix": suffix} if suffix else {})},
         tb_lang=tb_lang,
     )
-    from ecov.harness.tracks.sv.scorer import EngineConfig
+    from ecov.harness.scoring.config import EngineConfig
 
     try:
         engine = get_track(tb_lang).make_scorer(EngineConfig(sandbox=sandbox, run_seconds=sim_timeout))
@@ -160,12 +215,13 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
     if executor != "local":
         click.echo(f"executor: {scorer.describe()}", err=True)
     elif not engine.sandbox.isolated:
-        from ecov.harness.sandbox.base import NOT_ISOLATED
+        from ecov.harness.sandbox.rlimit import NOT_ISOLATED
 
         click.echo(f"warning: sandbox '{engine.isolation}' is {NOT_ISOLATED}", err=True)
     try:
         outcome = run_eval(tasks, llm, config, out, scorer=scorer, workers=workers,
-                           concurrency=concurrency, progress=not no_progress)
+                           concurrency=concurrency, progress=not no_progress,
+                           notify=lambda line: click.echo(line, err=True))
     except RunMismatch as e:
         raise click.UsageError(str(e)) from None
     except OSError as e:  # a full disk, a folder made read-only mid-run: the harness's failure, not a score
@@ -179,6 +235,13 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
     if outcome.interrupted:
         click.echo("Interrupted: finished samples are kept. Run the same command again to resume.", err=True)
         sys.exit(130)
+    faults = outcome.summary.get("faults") or 0
+    if faults:
+        click.echo(f"error: {faults} sample{'s' if faults != 1 else ''} ended on a fault, not a result "
+                   "(the run is incomplete; run the same command again to retry them):", err=True)
+        for line in outcome.summary.get("fault_examples") or []:
+            click.echo(f"  {line}", err=True)
+        sys.exit(EXIT_FAULTS)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})

@@ -10,8 +10,8 @@ Layout::
       logs/TASK/       per-task logs (prompts, responses, simulator output)
 
 JSONL files are appended a whole line at a time and fsynced; a torn last line (the process died while
-writing) is ignored on read, so a killed run loses at most the round in flight and resumes from
-samples.jsonl.
+writing) is ignored on read and cut off (``repair_jsonl``) before a resumed run appends again, so a
+killed run loses at most the round in flight and resumes from samples.jsonl.
 """
 
 from __future__ import annotations
@@ -100,6 +100,10 @@ class RoundRecord:
     new_best: bool = False  # this round's state replaced the memory (llm4cov: a new best)
     # The task's contract (issue 22): targets met on legal coverage this round; None without a contract.
     legal_passed: bool | None = None
+    # Transient faults (429, 5xx, timeouts, answers without a message) retried before this round's
+    # answers, and the API seed each request sent (re-asks included; None when the provider takes none).
+    retries: int = 0
+    api_seeds: list[int | None] = field(default_factory=list)
 
     def score(self) -> ScoreResult:
         return ScoreResult.from_dict(self.result)
@@ -161,6 +165,23 @@ def append_jsonl(path: Path, record: dict[str, Any]) -> None:
         f.write(line)
         f.flush()
         os.fsync(f.fileno())
+
+
+def repair_jsonl(path: Path) -> int:
+    """Cut a torn last line (a writer killed mid-line) so that the next append starts a line of its own;
+    returns the bytes cut. Without this the next record would be glued to the torn one and lost."""
+    try:
+        with open(path, "rb+") as f:
+            data = f.read()
+            if not data or data.endswith(b"\n"):
+                return 0
+            keep = data.rfind(b"\n") + 1
+            f.truncate(keep)
+            f.flush()
+            os.fsync(f.fileno())
+            return len(data) - keep
+    except FileNotFoundError:
+        return 0
 
 
 def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:

@@ -1,7 +1,8 @@
 """A run: tasks x samples x rounds into a run folder (ecov.harness.core.run_folder), resumable, with a worker pool.
 
 Resume rules: a (task, sample) with a record in samples.jsonl is done and skipped, unless that record
-carries a model error (it is retried). Every other sample is redone from round 0; the rounds its
+carries an error (a model that could not answer, a harness fault: it is retried; until it succeeds
+the run is ``complete: false`` and ecov-eval exits non-zero). Every other sample is redone from round 0; the rounds its
 earlier attempts left in rounds.jsonl are moved to logs/superseded_rounds.jsonl before the run starts,
 so rounds.jsonl only ever holds the rounds of finished samples plus those of the attempt in flight.
 A folder whose config identity (RunConfig.identity) differs from the new run's is refused.
@@ -15,6 +16,7 @@ import os
 import queue
 import shutil
 import subprocess
+import sys
 import threading
 import time
 import traceback
@@ -25,7 +27,7 @@ from typing import Any
 
 import ecov.harness
 from ecov.harness.core.atomic import write_text_atomic
-from ecov.harness.core.run_folder import RoundRecord, RunConfig, RunFolder, read_jsonl
+from ecov.harness.core.run_folder import RoundRecord, RunConfig, RunFolder, read_jsonl, repair_jsonl
 from ecov.harness.core.state import sample_from_rounds
 from ecov.harness.evaluation.metrics import summarize
 from ecov.harness.evaluation.round_log import render_round_log
@@ -91,6 +93,8 @@ def open_run(folder: RunFolder, config: RunConfig) -> tuple[RunConfig, set[tuple
     """Create or resume the folder: returns the config to write and the (task, sample) pairs done."""
     if not folder.exists():
         return config, set()
+    for path in (folder.samples_path, folder.rounds_path):
+        repair_jsonl(path)  # a torn last line must not swallow the next record appended
     old = folder.read_config()
     if old.identity() != config.identity():
         raise RunMismatch(_mismatch_message(old, config, folder.root))
@@ -168,6 +172,7 @@ def build_summary(folder: RunFolder, config: RunConfig | None = None, seconds: f
     summary = summarize(samples, agent_cfg.rounds, len(config.task_ids) if config.task_ids else None,
                         protocol=config.protocol)
     expected = (len(config.task_ids) if config.task_ids else summary["tasks"]) * config.n_samples
+    faults = sorted((s for s in samples if s.error), key=lambda s: (s.task_id, s.sample))
     summary.update({
         "run": {"model": config.model, "mode": config.mode, "agent": config.agent, "protocol": config.protocol,
                 "benchmark": config.benchmark, "split": config.split, "dataset_hash": config.dataset_hash,
@@ -176,7 +181,11 @@ def build_summary(folder: RunFolder, config: RunConfig | None = None, seconds: f
                 "harness_version": config.harness_version, "verilator_version": config.verilator_version,
                 "tb_lang": config.tb_lang},
         "samples_expected": expected,
-        "complete": len(samples) >= expected,
+        # A sample that ended on a fault (model server, harness) is not a result: the run is incomplete
+        # until a resume redoes it.
+        "complete": len(samples) >= expected and not faults,
+        "faults": len(faults),
+        "fault_examples": [f"{s.task_id} sample {s.sample}: {s.error}"[:400] for s in faults[:5]],
         "updated": now_iso(),
     })
     summary.update(summary_views(config.benchmark, summary["per_task"]))  # random-hard and per-difficulty pass %
@@ -208,7 +217,7 @@ def _log_round(folder: RunFolder, rec: RoundRecord, tb_suffix: str = ".sv") -> N
 
 def run_eval(tasks: list[Task], model, config: RunConfig, out: str | os.PathLike, *, scorer=None,
              workers: int = 2, concurrency: int | None = None, progress: bool = True,
-             feedback_fn=None) -> RunOutcome:
+             feedback_fn=None, notify=None) -> RunOutcome:
     """Run (or resume) an evaluation into ``out``. Ctrl-C stops cleanly: finished samples stay recorded."""
     folder = RunFolder(out)
     agent_cfg = AgentConfig(config.mode, config.agent if config.mode == "agentic" else "memoryless",
@@ -222,13 +231,13 @@ def run_eval(tasks: list[Task], model, config: RunConfig, out: str | os.PathLike
     run_lock = lock_run(folder)
     try:
         return _run_locked(tasks, model, config, folder, agent_cfg, scorer, workers, concurrency, progress,
-                           feedback_fn)
+                           feedback_fn, notify)
     finally:
         run_lock.close()
 
 
 def _run_locked(tasks, model, config, folder, agent_cfg, scorer, workers, concurrency, progress,
-                feedback_fn) -> RunOutcome:
+                feedback_fn, notify) -> RunOutcome:
     config, done = open_run(folder, config)
     folder.write_config(config)
     track = get_track(config.tb_lang)
@@ -313,6 +322,15 @@ def _run_locked(tasks, model, config, folder, agent_cfg, scorer, workers, concur
     passed = sum(1 for s in folder.samples() if s.passed and (s.task_id, s.sample) in done)
     if bar is not None:
         bar.set_postfix(passed=passed)
+
+    def say(line: str) -> None:  # retries and faults, live, above the progress bar
+        if bar is not None:
+            bar.write(line, file=sys.stderr)
+        elif notify is not None:
+            notify(line)
+
+    if hasattr(model, "on_retry") and (bar is not None or notify is not None):
+        model.on_retry = say
     interrupted = False
     for th in threads:
         th.start()
@@ -323,6 +341,8 @@ def _run_locked(tasks, model, config, folder, agent_cfg, scorer, workers, concur
             except queue.Empty:
                 continue
             passed += srec.passed
+            if srec.error:
+                say(f"fault: {srec.task_id} sample {srec.sample}: {srec.error}"[:500])
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix(passed=passed, refresh=False)

@@ -28,13 +28,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from ecov.harness.core.limits import KEPT_ANSWER_CHARS, MAX_ANSWER_CHARS
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, Protocol, get_protocol
 from ecov.harness.core.records import INFRA_ERROR, REJECTED, Design, ScoreResult
 from ecov.harness.core.run_folder import RoundRecord, SampleRecord
 from ecov.harness.core.state import StateTracker, sample_from_rounds, state_key
 from ecov.harness.loop.feedback import FEEDBACK_RENDERERS
 from ecov.harness.models import ModelError, ModelRequest
-from ecov.harness.parse import module_names
+from ecov.harness.parse import ParseResult, module_names
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, tb_io
 from ecov.harness.tracks.sv.prompts import prompt_hash
@@ -115,6 +116,12 @@ def visible_result(result: ScoreResult | None, proto: Protocol) -> ScoreResult |
     return replace(result, uncovered=[], uncovered_total=0)
 
 
+def oversized(text: str) -> ParseResult:
+    """An answer over ``MAX_ANSWER_CHARS``: unusable (a format failure), never parsed."""
+    return ParseResult(None, error=f"the answer is {len(text):,} characters, over the limit of {MAX_ANSWER_CHARS:,}; "
+                        f"write one testbench file of reasonable size")
+
+
 def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConfig,
                on_round: Callable[[RoundRecord], None] | None = None,
                stop: threading.Event | None = None,
@@ -165,6 +172,8 @@ def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConf
         rejected: list[str] = []
         rejected_finish: list[str] = []
         tokens = [0, 0, 0.0]
+        retries = 0
+        seeds: list[int | None] = []
         try:
             while True:
                 c = model.complete(ModelRequest(
@@ -173,9 +182,15 @@ def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConf
                     seed=config.seed + sample, attempt=len(rejected), tb_lang=lang))
                 tokens = [tokens[0] + (c.prompt_tokens or 0), tokens[1] + (c.completion_tokens or 0),
                           tokens[2] + float(c.cost or 0.0)]
+                retries += int(getattr(c, "retries", 0) or 0)
+                seeds.append(getattr(c, "seed", None))
                 check_stop()
-                parsed = io.parse(c.text, c.finish_reason, latest.testbench if latest else None, task,
-                                  design_modules)
+                if len(c.text) > MAX_ANSWER_CHARS:
+                    parsed = oversized(c.text)
+                    c = replace(c, text=c.text[:KEPT_ANSWER_CHARS])
+                else:
+                    parsed = io.parse(c.text, c.finish_reason, latest.testbench if latest else None, task,
+                                      design_modules)
                 if parsed.ok or len(rejected) >= proto.format_reasks:
                     break
                 reasons.append(parsed.error)
@@ -188,6 +203,10 @@ def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConf
         new_best = False
         if parsed.ok:
             res = safe_score(scorer, design, parsed.testbench, config.seed)
+            if res.status == INFRA_ERROR:  # the harness failed, not the model: no result, redone on resume
+                error = f"infra error at round {r}: " + "; ".join(res.errors)[:500]
+                stop_reason = "infra_error"
+                break
             feedback = feedback_fn(res, task.targets)
             state = _State(parsed.testbench, res, feedback, r, state_key(res, task.targets))
             new_best = states.add(state.key, state)
@@ -211,6 +230,7 @@ def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConf
             finish_reason=c.finish_reason, reasks=len(rejected), reask_reasons=reasons,
             rejected_responses=rejected, rejected_finish=rejected_finish, state_round=state_round,
             new_best=new_best, legal_passed=None if legal is None else bool(parsed.ok and legal),
+            retries=retries, api_seeds=seeds,
         )
         check_stop()
         rounds.append(rec)

@@ -37,6 +37,7 @@ class Completion:
     model: str = ""
     retries: int = 0  # failed attempts (429, 5xx, timeouts) before this answer
     finish_reason: str = ""  # the provider's ("stop", "length", ...); "" when unknown
+    seed: int | None = None  # the API seed sent with the request (None: none sent)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

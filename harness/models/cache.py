@@ -3,6 +3,9 @@
 Keys are the sha256 of the canonical JSON of everything that shapes the answer (model, api_base,
 messages, sampling options, seed, sample and round index). Entries are one JSON file each, written to
 a temporary file and renamed, so concurrent workers and killed runs never leave a torn entry.
+Each entry carries a digest of its key and completion; an entry that does not match it (edited, torn
+by a full disk, written by an older ECov that cached empty answers) is dropped and the request is made
+again. Only real answers are ever put here: faults raise before ``put``.
 """
 
 from __future__ import annotations
@@ -40,14 +43,28 @@ class ResponseCache:
         p = self.path(key)
         try:
             data = json.loads(p.read_text())
-        except (OSError, json.JSONDecodeError):
+            completion = data["completion"]
+            good = data.get("key") == key and data.get("digest") == entry_digest(key, completion)
+        except (OSError, ValueError, TypeError, KeyError):
+            good, completion = False, None
+        if not good:
+            if p.exists():
+                p.unlink(missing_ok=True)  # a bad entry is dropped and the request made again
             return None
-        comp = Completion.from_dict(data.get("completion", {}))
+        comp = Completion.from_dict(completion)
         comp.cached = True
         comp.retries = 0
         return comp
 
     def put(self, key: str, completion: Completion, request: dict[str, Any] | None = None) -> None:
         p = self.path(key)
-        entry = {"key": key, "completion": {**completion.to_dict(), "cached": False}, "request": request}
+        stored = {**completion.to_dict(), "cached": False}
+        entry = {"key": key, "completion": stored, "request": request, "digest": entry_digest(key, stored)}
         write_text_atomic(p, json.dumps(entry, sort_keys=True))
+
+
+def entry_digest(key: str, completion: dict[str, Any]) -> str:
+    """sha256 of the key and the completion as stored: what ``get`` checks before serving an entry."""
+    blob = json.dumps({"key": key, "completion": completion}, sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()

@@ -1,22 +1,27 @@
 """Any chat model LiteLLM can reach (openai/..., anthropic/..., hosted_vllm/..., ollama/...).
 
 Retries are ours, not LiteLLM's or the OpenAI SDK's (both are set to 0), so that every failed attempt
-is counted and only transient failures are retried: rate limits (429), server errors (5xx), timeouts and
-connection errors back off exponentially with jitter; auth and bad-request errors fail at once.
+is counted and only transient failures are retried: rate limits (429), server errors (5xx), timeouts,
+connection errors and answers without a message (no ``choices``, ``content: null``) back off
+exponentially with jitter, never sooner than the server's Retry-After (honoured up to
+``limits.RETRY_AFTER_MAX`` seconds); auth and bad-request errors fail at once. A fault is never cached.
 LiteLLM is imported lazily (it takes seconds) and always with its bundled cost map, never a download.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import random
 import threading
 import time
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+from ecov.harness.core.limits import DEFAULT_REQUEST_TIMEOUT, RETRY_AFTER_MAX
 from ecov.harness.models.base import Completion, MissingKeyError, ModelError, ModelRequest, UnknownModelError
 from ecov.harness.models.cache import ResponseCache, request_key
 
@@ -34,7 +39,11 @@ KEYLESS_PROVIDERS = {"hosted_vllm", "vllm", "ollama", "ollama_chat", "lm_studio"
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "0.0.0.0", "host.docker.internal"}
 RETRYABLE_STATUS = {408, 409, 425, 429}
 # Keys of ``extra`` that configure this adapter instead of being passed to litellm.completion.
-ADAPTER_OPTIONS = {"cache", "backoff_base", "backoff_max"}
+ADAPTER_OPTIONS = {"cache", "backoff_base", "backoff_max", "price_in", "price_out"}
+
+
+class EmptyAnswer(Exception):
+    """The server answered 200 without a message (no choices, or content null): a fault, retried."""
 
 _import_lock = threading.Lock()
 
@@ -58,9 +67,12 @@ def is_local(api_base: str | None) -> bool:
     return host in LOCAL_HOSTS or host.endswith(".local")
 
 
-def api_seed(seed: int, sample: int, attempt: int = 0) -> int:
-    """The seed sent to the provider: distinct per sample (and per re-ask), so n samples are not n copies."""
-    h = hashlib.sha256((f"{seed}:{sample}" + (f":{attempt}" if attempt else "")).encode()).hexdigest()
+def api_seed(seed: int, sample: int, attempt: int = 0, round: int = 0) -> int:
+    """The seed sent to the provider: distinct per sample, round and re-ask, so that n samples are not n
+    copies and a deterministic server does not repeat itself when a round's prompt repeats an earlier one.
+    Round 0's seed is the one older runs sent (their caches and replays stay valid)."""
+    text = f"{seed}:{sample}" + (f":{attempt}" if attempt else "") + (f":r{round}" if round else "")
+    h = hashlib.sha256(text.encode()).hexdigest()
     return int(h[:8], 16) & 0x7FFFFFFF
 
 
@@ -75,7 +87,7 @@ class LiteLLMModel:
         max_tokens: int = 8192,
         cache_dir: Path | None = None,
         max_retries: int = 5,
-        timeout: float = 600,
+        timeout: float = DEFAULT_REQUEST_TIMEOUT,
         extra: dict | None = None,
     ):
         self.name = name
@@ -88,11 +100,15 @@ class LiteLLMModel:
         extra = dict(extra or {})
         self.backoff_base = float(extra.pop("backoff_base", 1.0))
         self.backoff_max = float(extra.pop("backoff_max", 60.0))
+        # USD per million tokens, given by the user; without them a local server is free.
+        self.prices = (extra.pop("price_in", None), extra.pop("price_out", None))
+        self.on_retry = None  # set by the runner: called with one line per retry (shown on the terminal)
         use_cache = bool(extra.pop("cache", True))
         self.extra = extra
         self.cache = ResponseCache(cache_dir) if use_cache else None
         self._lock = threading.Lock()
         self.stats = {"requests": 0, "retries": 0, "cache_hits": 0, "errors": 0}
+        self._retries_log = threading.local()
 
         self._litellm = import_litellm()
         self.provider = self._resolve_provider()
@@ -144,7 +160,7 @@ class LiteLLMModel:
             "seed": req.seed,
             "sample": req.sample,
             "round": req.round,
-            "extra": self.extra,
+            "extra": _cacheable(self.extra),
             **({"attempt": req.attempt} if req.attempt else {}),  # re-asks must not hit the cache
         }
 
@@ -181,7 +197,7 @@ class LiteLLMModel:
             # The OpenAI SDK refuses to start without a key; a local server ignores it.
             kw["api_key"] = os.environ.get("OPENAI_API_KEY") or "sk-ecov-local"
         if self._supports_seed:
-            kw["seed"] = api_seed(req.seed, req.sample, req.attempt)
+            kw["seed"] = api_seed(req.seed, req.sample, req.attempt, req.round)
         kw.update(self.extra)
         return kw
 
@@ -192,7 +208,9 @@ class LiteLLMModel:
             self._count("requests")
             try:
                 resp = self._litellm.completion(**kwargs)
-                return self._completion(resp, retries)
+                comp = self._completion(resp, retries)
+                comp.seed = kwargs.get("seed")
+                return comp
             except Exception as e:  # classify, then retry or raise ModelError
                 status, retryable = self._classify(e)
                 if not retryable or retries >= self.max_retries:
@@ -200,15 +218,29 @@ class LiteLLMModel:
                     what = "gave up after" if retryable else "not retried;"
                     raise ModelError(
                         f"{self.name}: {e.__class__.__name__} (HTTP {status or '-'}) {what} "
-                        f"{retries} retr{'y' if retries == 1 else 'ies'}: {_short(e)}",
+                        f"{retries} retr{'y' if retries == 1 else 'ies'}: {_short(e)}{self._hint(status)}",
                         status=status, retryable=retryable,
                     ) from e
                 retries += 1
                 self._count("retries")
-                time.sleep(self._delay(retries, e))
+                delay = self._delay(retries, e)
+                if self.on_retry is not None:
+                    self.on_retry(f"{self.name}: task {req.task.id} sample {req.sample} round {req.round}: "
+                                  f"{e.__class__.__name__} (HTTP {status or '-'}), retry {retries}/"
+                                  f"{self.max_retries} in {delay:.1f} s")
+                time.sleep(delay)
+
+    def _hint(self, status: int | None) -> str:
+        """What to do about a fatal error whose cause is the model string, not the server."""
+        if status == 404 and self.api_base and self.provider.startswith("ollama"):
+            return (f" (the server at {self.api_base} has no Ollama API; for an OpenAI-compatible server "
+                    f"use openai/<model>)")
+        return ""
 
     def _classify(self, e: Exception) -> tuple[int | None, bool]:
         ll = self._litellm
+        if isinstance(e, EmptyAnswer):
+            return None, True
         status = getattr(e, "status_code", None)
         try:
             status = int(status) if status is not None else None
@@ -228,15 +260,20 @@ class LiteLLMModel:
         return status, isinstance(e, (TimeoutError, ConnectionError, OSError))
 
     def _delay(self, attempt: int, e: Exception) -> float:
-        delay = min(self.backoff_max, self.backoff_base * 2 ** (attempt - 1))
+        """Exponential backoff with jitter, but never sooner than the server's Retry-After (capped)."""
+        delay = min(self.backoff_max, self.backoff_base * 2 ** (attempt - 1)) * (0.5 + random.random())
         retry_after = _retry_after(e)
         if retry_after is not None:
-            delay = max(delay, min(self.backoff_max, retry_after))
-        return delay * (0.5 + random.random())
+            delay = max(delay, min(RETRY_AFTER_MAX, retry_after))
+        return delay
 
     def _completion(self, resp: Any, retries: int) -> Completion:
         choice = resp.choices[0] if getattr(resp, "choices", None) else None
-        text = (getattr(getattr(choice, "message", None), "content", None) or "") if choice else ""
+        content = getattr(getattr(choice, "message", None), "content", None) if choice else None
+        if choice is None or content is None:
+            raise EmptyAnswer("the server answered without a message ("
+                              + ("no choices" if choice is None else "content null") + ")")
+        text = str(content)
         usage = getattr(resp, "usage", None)
         prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
         completion = int(getattr(usage, "completion_tokens", 0) or 0)
@@ -246,7 +283,13 @@ class LiteLLMModel:
                           finish_reason=finish)
 
     def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
-        """USD from LiteLLM's bundled cost map; 0 for models it does not price."""
+        """USD: the user's prices when given; else 0 for a local server (whatever the model's name says);
+        else LiteLLM's bundled cost map (0 for models it does not price)."""
+        if self.prices != (None, None):
+            p_in, p_out = (float(x or 0.0) for x in self.prices)
+            return (prompt_tokens * p_in + completion_tokens * p_out) / 1e6
+        if is_local(self.api_base):
+            return 0.0
         try:
             p, c = self._litellm.cost_per_token(model=self.name, prompt_tokens=prompt_tokens,
                                                 completion_tokens=completion_tokens,
@@ -261,15 +304,35 @@ class LiteLLMModel:
 
 
 def _retry_after(e: Exception) -> float | None:
+    """Seconds the server asked us to wait (Retry-After: seconds or an HTTP date; retry-after-ms)."""
     resp = getattr(e, "response", None)
-    headers = getattr(resp, "headers", None)
+    headers = getattr(resp, "headers", None) or getattr(e, "headers", None)
     if not headers:
         return None
     try:
+        ms = headers.get("retry-after-ms")
+        if ms is not None:
+            return max(0.0, float(ms) / 1000)
         value = headers.get("retry-after")
-        return float(value) if value is not None else None
-    except (TypeError, ValueError):
+        if value is None:
+            return None
+        try:
+            return max(0.0, float(value))
+        except ValueError:
+            when = parsedate_to_datetime(value)
+            return max(0.0, when.timestamp() - time.time())
+    except (TypeError, ValueError, IndexError):
         return None
+
+
+def _cacheable(extra: dict[str, Any]) -> dict[str, Any]:
+    """``extra`` for the cache key and the stored request: header values (they may carry credentials)
+    only as a digest."""
+    out = dict(extra)
+    if out.get("extra_headers"):
+        blob = json.dumps(out["extra_headers"], sort_keys=True, default=str)
+        out["extra_headers"] = "sha256:" + hashlib.sha256(blob.encode()).hexdigest()
+    return out
 
 
 def _short(e: Exception, limit: int = 300) -> str:
