@@ -13,7 +13,8 @@ import pytest
 from ecov.harness.benchmark.store import load_benchmark
 from ecov.harness.contracts.spec import check
 from ecov.harness.core.records import OK
-from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
+from ecov.harness.scoring.config import EngineConfig
+from ecov.harness.tracks.sv.scorer import Engine
 
 BENCHMARKS = ("cvdp-ecov", "autoeval-ecov")
 TASKS = {(b, t.id): t for b in BENCHMARKS for t in load_benchmark(b) if t.contract is not None}
