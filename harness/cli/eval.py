@@ -20,7 +20,7 @@ import click
 from ecov.harness.benchmark.store import EMBEDDED, TaskSelectionError, select_tasks
 from ecov.harness.cli.inputs import EXIT_INFRA, describe_os_error, writable_folder
 from ecov.harness.core.limits import DEFAULT_REQUEST_TIMEOUT, MAX_REQUEST_TIMEOUT, MAX_ROUNDS, MAX_SAMPLES
-from ecov.harness.core.protocol import DEFAULT_PROTOCOL, PROTOCOLS
+from ecov.harness.core.protocol import DEFAULT_PROTOCOL, get_protocol, protocol_names
 from ecov.harness.loop.agent import AGENTS, MODES
 from ecov.harness.sandbox.factory import sandbox_names
 from ecov.harness.scoring.executor import executor_from_options, executor_options
@@ -107,7 +107,7 @@ def _get_model(name: str, **kwargs):
 @click.option("--split", default="test", show_default=True)
 @click.option("-n", "n_samples", type=click.IntRange(min=1, max=MAX_SAMPLES), default=1, show_default=True,
               help="samples per task (pass@k for k <= n).")
-@click.option("--protocol", type=click.Choice(sorted(PROTOCOLS)), default=DEFAULT_PROTOCOL, show_default=True,
+@click.option("--protocol", type=click.Choice(protocol_names()), default=DEFAULT_PROTOCOL, show_default=True,
               help="evaluation protocol: llm4cov (the paper's loop: stimulus-only prompt, 4 rounds, best-state "
                    "memory, format re-asks, stop at 100%) or ecov (targets in the prompt, patches, uncovered-line "
                    "feedback, stop when every target is met). See docs/evaluation.md.")
@@ -189,7 +189,7 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
                      cache_dir=cache_dir, max_retries=max_retries, replay_run=replay_run, timeout=request_timeout,
                      extra={**request, **({"api_key": api_key} if api_key else {})} or None)
     out = writable_folder(out or default_out(model, mode, agent, benchmark, protocol, tb_lang), "--out")
-    rounds = 1 if mode == "direct" else (max_rounds or PROTOCOLS[protocol].rounds)
+    rounds = 1 if mode == "direct" else (max_rounds or get_protocol(protocol).rounds)
     config = RunConfig(
         model=model, mode=mode, agent=agent if mode == "agentic" else "direct", benchmark=benchmark,
         dataset_hash=dataset_hash(everything), n_samples=n_samples, max_rounds=rounds,
