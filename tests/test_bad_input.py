@@ -62,7 +62,7 @@ def files(tmp_path):
     (["--tb", str(REF), "--rtl", "empty.sv"], "--rtl", ["empty.sv is empty"]),
     (["--tb", str(REF), "--rtl", "binary.sv"], "--rtl", ["binary.sv is binary"]),
     (["--tb", str(REF), "--top", "nosuch"], "--top", ["no module 'nosuch'", "updown_counter"]),
-    (["--tb", str(REF), "--instance", "wrong"], "--instance", ["no top-level instance 'wrong'"]),
+    (["--tb", str(REF), "--instance", "wrong"], "--instance", ["never names an instance 'wrong'"]),
     (["--tb", str(REF), "--timeout", "0"], "--timeout", ["above 0"]),
     (["--tb", str(REF), "--timeout", "nan"], "--timeout", ["nan", "above 0"]),
     (["--tb", str(REF), "--timeout", "inf"], "--timeout", ["inf", "above 0"]),
