@@ -18,6 +18,7 @@ from pathlib import Path
 import click
 
 from ecov.harness.benchmark.store import EMBEDDED, TaskSelectionError, select_tasks
+from ecov.harness.cli.config_file import expand_config
 from ecov.harness.cli.inputs import EXIT_INFRA, describe_os_error, writable_folder
 from ecov.harness.core.limits import DEFAULT_REQUEST_TIMEOUT, MAX_REQUEST_TIMEOUT, MAX_ROUNDS, MAX_SAMPLES
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, get_protocol, protocol_names
@@ -96,6 +97,9 @@ def _get_model(name: str, **kwargs):
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), expose_value=False,
+              help="YAML (or .json) file of any of these options, e.g. `model: openai/gpt-4o-mini`, "
+                   "`task-id: [uart]`; options typed after it override the file's.")
 @click.option("--model", required=True, help="LiteLLM model string (openai/..., anthropic/..., hosted_vllm/..., "
               "ollama/...), builtin/random, builtin/reference or builtin/replay.")
 @click.option("--mode", type=click.Choice(MODES), default="agentic", show_default=True)
@@ -338,6 +342,11 @@ def main(argv: list[str] | None = None) -> None:
     if args and args[0] in SUBCOMMANDS:
         SUBCOMMANDS[args[0]].main(args[1:], prog_name=f"ecov-eval {args[0]}")
     else:
+        try:
+            args = expand_config(args, eval_cmd)  # --config FILE.yaml: any option, from a file
+        except click.BadParameter as e:
+            e.show()
+            sys.exit(e.exit_code)
         eval_cmd.main(args, prog_name="ecov-eval")
 
 if __name__ == "__main__":
