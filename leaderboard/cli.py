@@ -49,8 +49,8 @@ def verify(submission: Path, as_json: bool, out: Path | None, no_write: bool, qu
         if not quiet:
             click.echo(msg, err=True)
 
+    from ecov.harness.scoring.config import EngineConfig
     from ecov.harness.tracks.base import get_track
-    from ecov.harness.tracks.sv.scorer import EngineConfig
     from ecov.leaderboard.untrusted import UntrustedError, write_inside
 
     try:

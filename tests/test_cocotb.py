@@ -14,9 +14,11 @@ import pytest
 
 from ecov.harness.benchmark.builders.embedded import load_suite
 from ecov.harness.core.records import COMPILE_ERROR, CRASHED, OK, REJECTED, ScoreResult
-from ecov.harness.sandbox.base import bwrap_available
+from ecov.harness.sandbox.bwrap import bwrap_available
+from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.sim.coverage import parse_coverage_dat
 from ecov.harness.sim.integrity import RunOutput
+from ecov.harness.sim.verdict import attach_coverage, coverage_problem
 from ecov.harness.tracks.base import get_track
 from ecov.harness.tracks.cocotb.parse import parse_python_response
 from ecov.harness.tracks.cocotb.policy import check_python_testbench
@@ -27,7 +29,6 @@ from ecov.harness.tracks.cocotb.scorer import (
     as_task_hierarchy,
     trim_traceback,
 )
-from ecov.harness.tracks.sv.scorer import EngineConfig, attach_coverage, coverage_problem
 
 sys.path.insert(0, str(Path(__file__).parent))
 from fake_openai import FakeOpenAIServer  # noqa: E402

@@ -20,11 +20,14 @@ import pytest
 
 from ecov.harness.benchmark.builders.embedded import load_suite
 from ecov.harness.core.records import OK, REJECTED, Design, SourceFile
-from ecov.harness.sandbox.base import Limits, bwrap_available, make_sandbox
+from ecov.harness.sandbox.base import Limits
+from ecov.harness.sandbox.bwrap import bwrap_available
+from ecov.harness.sandbox.factory import make_sandbox
+from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.sim import integrity
 from ecov.harness.sim.gencheck import check_line
 from ecov.harness.sim.rules import check_design
-from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
+from ecov.harness.tracks.sv.scorer import Engine
 
 TASKS = {t.id: t for t in load_suite()}
 COUNTER = """module counter(input clk, input rst, input en, output reg [3:0] q);
