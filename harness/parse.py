@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ecov.harness.hdl.text import declared_names, strip_comments
+
 CODE_LANGS = {"", "systemverilog", "verilog", "sv", "svh", "v", "vh", "system-verilog", "systemverilog2017"}
 DIFF_LANGS = {"diff", "patch", "udiff"}
 
@@ -31,9 +33,8 @@ _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([\w+.-]*)[^\n]*$", re.M)
 _FILENAME = re.compile(r"([\w./-]+\.(?:sv|svh|v|vh|diff|patch))\b", re.I)
 _HUNK = re.compile(r"^@@\s*(?:-(\d+)(?:,(\d+))?\s+\+(\d+)(?:,(\d+))?)?\s*@@.*$")
 _THINK = re.compile(r"<think>.*?</think>", re.S | re.I)
-_MODULE_DECL = re.compile(r"^\s*(?:module|program)\s+(?:automatic\s+|static\s+)?(\w+)", re.M)
-_UNIT_DECL = re.compile(r"^\s*(?:module|program|interface|package|class)\s+(?:automatic\s+|static\s+)?(\w+)",
-                        re.M)
+_TB_KINDS = ("module", "program")
+_UNIT_KINDS = ("module", "program", "interface", "package", "class")
 
 
 @dataclass
@@ -104,19 +105,15 @@ def is_patch(block: Block) -> bool:
 
 
 def module_names(code: str) -> list[str]:
-    return _MODULE_DECL.findall(_strip_comments(code))
-
-
-def _strip_comments(code: str) -> str:
-    code = re.sub(r"/\*.*?\*/", " ", code, flags=re.S)
-    return re.sub(r"//[^\n]*", "", code)
+    """Modules and programs the block declares (a testbench may be either)."""
+    return declared_names(code, _TB_KINDS)
 
 
 def instantiates(code: str, module: str) -> bool:
     """True when ``module`` appears as an instantiation (``module [#(...)] name (``)."""
     if not module:
         return False
-    return re.search(rf"\b{re.escape(module)}\b\s*(#\s*\(|\w+\s*\()", _strip_comments(code)) is not None
+    return re.search(rf"\b{re.escape(module)}\b\s*(#\s*\(|\w+\s*\()", strip_comments(code)) is not None
 
 
 def _block_rank(block: Block, dut_module: str, design_modules: set[str]) -> tuple:
@@ -148,13 +145,13 @@ def with_helpers(best: Block, blocks: list[Block], design_modules: set[str]) -> 
     Models sometimes split a testbench into several blocks; a block is added only when it declares a
     name the chosen block mentions and declares nothing of the design or of the chosen block.
     """
-    own = set(_UNIT_DECL.findall(_strip_comments(best.content)))
-    body = _strip_comments(best.content)
+    own = set(declared_names(best.content, _UNIT_KINDS))
+    body = strip_comments(best.content)
     helpers = []
     for b in blocks:
         if b is best or not b.closed or b.lang not in CODE_LANGS or is_patch(b):
             continue
-        names = set(_UNIT_DECL.findall(_strip_comments(b.content)))
+        names = set(declared_names(b.content, _UNIT_KINDS))
         if not names or names & (own | design_modules):
             continue
         if any(re.search(rf"\b{re.escape(n)}\b", body) for n in names):

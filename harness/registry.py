@@ -25,9 +25,14 @@ ENTRY_POINT_GROUP = "ecov.plugins"
 # The project's own plugin modules, by kind: imported on the first lookup of that kind. A kind not listed
 # here has no built-in plugins beyond what its modules register when they are imported anyway.
 BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
+    "feedback": ("ecov.harness.loop.feedback",),
+    "protocol": ("ecov.harness.core.protocol",),
+    "model": tuple(f"ecov.harness.models.{m}" for m in ("builtin_random", "legal_random", "replay",
+                                                                  "reference")),
     "track": ("ecov.harness.tracks.sv.track", "ecov.harness.tracks.cocotb.track"),
     "benchmark": tuple(f"ecov.harness.benchmark.builders.{m}" for m in ("cvdp", "autoeval", "embedded", "ecov_train",
                                                                        "authors")),
+    "sandbox": ("ecov.harness.sandbox.bwrap", "ecov.harness.sandbox.docker", "ecov.harness.sandbox.rlimit"),
 }
 
 T = TypeVar("T")

@@ -49,7 +49,8 @@ def verify(submission: Path, as_json: bool, out: Path | None, no_write: bool, qu
         if not quiet:
             click.echo(msg, err=True)
 
-    from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
+    from ecov.harness.scoring.config import EngineConfig
+    from ecov.harness.tracks.sv.scorer import Engine
 
     # A fresh engine whose disk cache is off: every testbench is built and run again.
     scorer = executor_from_options(executor, ray_address, Engine(EngineConfig(use_cache=False)))

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ecov.harness.core.protocol import PROTOCOLS
+from ecov.harness.core.protocol import find_protocol
 from ecov.harness.core.run_folder import RunConfig, SampleRecord
 
 
@@ -40,7 +40,7 @@ def standing(config: RunConfig, samples: Iterable[SampleRecord], full_tasks: fro
     short = sorted(t for t, k in per_task.items() if k < config.n_samples and t in full_tasks)
     if short:
         reasons.append(f"{len(short)} task(s) have fewer than n={config.n_samples} finished samples")
-    proto = PROTOCOLS.get(config.protocol)
+    proto = find_protocol(config.protocol)
     if proto is None:
         reasons.append(f"unknown protocol {config.protocol!r}")
     elif config.mode == "agentic" and config.max_rounds and config.max_rounds != proto.rounds:

@@ -341,7 +341,7 @@ def load_tasks(benchmark: str, split: str) -> dict[str, Task]:
 
 def engine_score_fn(tb_lang: str | None = None) -> ScoreFn:
     """Score with a fresh engine of the run's track (default sv) whose disk cache is off."""
-    from ecov.harness.tracks.sv.scorer import EngineConfig
+    from ecov.harness.scoring.config import EngineConfig
 
     engine = get_track(tb_lang).make_scorer(EngineConfig(use_cache=False))
     return lambda design, tb, seed: engine.score(design, tb, seed=seed)

@@ -20,9 +20,10 @@ from dataclasses import dataclass, replace
 from ecov.harness.benchmark.store import load_benchmark
 from ecov.harness.contracts.spec import ContractError, check
 from ecov.harness.core.records import ScoreResult
+from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.sv.random_tb import generate
-from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
+from ecov.harness.tracks.sv.scorer import Engine
 
 
 @dataclass

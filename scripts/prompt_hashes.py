@@ -14,10 +14,10 @@ from __future__ import annotations
 import hashlib
 import json
 
+from ecov.harness import registry
 from ecov.harness.benchmark.store import load_benchmark
 from ecov.harness.core.protocol import get_protocol
 from ecov.harness.core.records import ScoreResult, UncoveredPoint
-from ecov.harness.loop.feedback import FEEDBACK_RENDERERS
 from ecov.harness.tracks.base import tb_io
 from ecov.harness.tracks.sv.prompts import build_messages, history_turns
 
@@ -52,7 +52,7 @@ def prompts_of(task, protocol: str, track: str) -> list:
         io.followup(FIXED_FEEDBACK, tb),  # history turn after a patch / unusable answer
         history_turns(task, proto, tb, FIXED_FEEDBACK, None),
         history_turns(task, proto, tb, FIXED_FEEDBACK, tb),
-        [FEEDBACK_RENDERERS[name](fixed_result(task), task.targets) for name in sorted(FEEDBACK_RENDERERS)],
+        [fn(fixed_result(task), task.targets) for _, fn in sorted(registry.items("feedback").items())],
     ]
     if track == "sv":  # what trainers/synth.py rebuilds
         out.append(build_messages(task, tb, FIXED_FEEDBACK, protocol))

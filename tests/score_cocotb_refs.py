@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 from ecov.harness.benchmark.builders.embedded import load_suite
+from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.tracks.cocotb.scorer import CocotbEngine
-from ecov.harness.tracks.sv.scorer import EngineConfig
 
 
 def main(refs: Path) -> None:

@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from ecov.harness.core.records import Design, SourceFile
+from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.sim.buildcache import MIN_UNIT_LINES, CpuSlots, ObjectCache, plan_units, unit_count
 from ecov.harness.sim.verilator import BuildOptions
-from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
+from ecov.harness.tracks.sv.scorer import Engine
 
 DUT = """
 module dut(input logic clk, input logic rst, input logic [3:0] a, output logic [3:0] q, output logic odd);
@@ -93,9 +94,10 @@ def test_split_parallel_build_then_whole_model_reuse(design, objects, tmp_path, 
     import shutil
     import tempfile
 
+    from ecov.harness.core.paths import jobs_dir
     from ecov.harness.sandbox.base import Limits
     from ecov.harness.sim import buildcache, verilator
-    from ecov.harness.tracks.sv.scorer import TB_FILE, _write_job, jobs_dir
+    from ecov.harness.tracks.sv.scorer import TB_FILE, _write_job
 
     monkeypatch.setattr(buildcache, "MIN_UNIT_LINES", 50)  # split even this small model
     monkeypatch.setattr(buildcache.os, "getloadavg", lambda: (0.0, 0.0, 0.0))

@@ -11,8 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from ecov.harness.benchmark.builders import autoeval, cvdp
-from ecov.harness.benchmark.builders.common import SourceError, instance_from_prompt, module_names
+from ecov.harness.benchmark.builders.common import SourceError, instance_from_prompt
 from ecov.harness.cli.data import main
+from ecov.harness.hdl.text import module_names
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 VEVAL = SHARED / "verilog-eval"

@@ -10,9 +10,10 @@ from ecov.harness.core.records import OK, TIMEOUT, ScoreResult, SourceFile, Targ
 from ecov.harness.hdl.ports import _parse_pyslang, _parse_regex, classify, parse_ports
 from ecov.harness.models import ModelRequest, get_model
 from ecov.harness.parse import parse_llm4cov, parse_response
+from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.random_plan import Plan, constants_in, hot_values
-from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
+from ecov.harness.tracks.sv.scorer import Engine
 
 # Sequential, active-low async reset, parameterized width; `match` needs din == 24'habcdef, which uniform
 # random stimulus essentially never produces.

@@ -14,9 +14,11 @@ import pytest
 
 from ecov.harness.benchmark.builders.embedded import load_suite
 from ecov.harness.core.records import COMPILE_ERROR, CRASHED, OK, REJECTED, ScoreResult
-from ecov.harness.sandbox.base import bwrap_available
+from ecov.harness.sandbox.bwrap import bwrap_available
+from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.sim.coverage import parse_coverage_dat
 from ecov.harness.sim.integrity import RunOutput
+from ecov.harness.sim.verdict import attach_coverage, coverage_problem
 from ecov.harness.tracks.base import get_track
 from ecov.harness.tracks.cocotb.parse import parse_python_response
 from ecov.harness.tracks.cocotb.policy import check_python_testbench
@@ -27,7 +29,6 @@ from ecov.harness.tracks.cocotb.scorer import (
     as_task_hierarchy,
     trim_traceback,
 )
-from ecov.harness.tracks.sv.scorer import EngineConfig, attach_coverage, coverage_problem
 
 sys.path.insert(0, str(Path(__file__).parent))
 from fake_openai import FakeOpenAIServer  # noqa: E402
@@ -288,6 +289,11 @@ FORGE_UNDER_GUARD = """
 # writes the real coverage and marker last, and the marker needs a nonce Python never saw.
 FORGE_WITHOUT_GUARD = """
     import os
+    if not os.path.exists("/proc/self/mountinfo"):  # the sandbox gives the simulation no /proc at all
+        for name in ("coverage.dat", "end"):
+            open(name, "w").write("ecov-end " + "0" * 32 + " finish=1\\n")
+        print("ECOV-ATTACK no-proc")
+        return
     mounts = [line.split()[4] for line in open("/proc/self/mountinfo")]
     out = [m for m in mounts if "/out-" in m]
     points = open(out[0] + "/points.dat").read()
@@ -314,7 +320,9 @@ def test_forged_coverage_files_do_not_raise_the_score(tmp_path):
     bare.guard_file = tmp_path / "no_guard.py"
     bare.guard_file.write_text("def install():\n    pass\n")
     planted = bare._build_and_run(task.design, GOOD + FORGE_WITHOUT_GUARD, 1, bare._base(task.design, 1))
-    assert "ECOV-ATTACK planted 1" in planted.log_tail, (planted.errors, planted.log_tail[-1500:])
+    # bwrap gives the simulation no /proc (no mount table to find the folder in); elsewhere the files
+    # planted in the found folder are overwritten by the harness main and the marker needs the nonce.
+    assert re.search(r"ECOV-ATTACK (planted 1|no-proc)", planted.log_tail), (planted.errors, planted.log_tail[-1500:])
     assert (planted.status, planted.overall, planted.coverage) == (OK, honest.overall, honest.coverage)
 
 

@@ -23,9 +23,10 @@ from ecov.harness.models import get_model
 from ecov.harness.models.base import ModelRequest
 from ecov.harness.models.legal_random import ConstraintError, legalize_block
 from ecov.harness.parse import fenced_blocks
+from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.sim.rules import check_testbench
 from ecov.harness.tracks.sv.prompts import build_messages
-from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
+from ecov.harness.tracks.sv.scorer import Engine
 
 SUITE = {t.id: t for t in load_suite()}
 WITH_CONTRACT = sorted(t for t, task in SUITE.items() if task.contract is not None)

@@ -130,7 +130,7 @@ def test_unknown_name_and_bad_folder(tmp_path, monkeypatch):
     with pytest.raises(FileNotFoundError, match=r"no 'test' split .*found train\.jsonl"):
         load_benchmark(tmp_path)
     r = CliRunner().invoke(main, ["list", "no-such-bench"])
-    assert r.exit_code == 1 and "unknown benchmark" in r.output
+    assert r.exit_code == 2 and "unknown benchmark" in r.output  # a usage error, as in ecov-eval
 
 
 def test_hub_offline_is_a_clear_error(tmp_path):
@@ -138,7 +138,7 @@ def test_hub_offline_is_a_clear_error(tmp_path):
     code = "from ecov.harness.cli.data import main; main()"
     p = subprocess.run([sys.executable, "-c", code, "list", "ecov-org/cvdp-ecov"], env=env,
                        capture_output=True, text=True, timeout=120)
-    assert p.returncode == 1
+    assert p.returncode == 2  # as ecov-eval --benchmark: the benchmark named cannot be loaded
     assert "cannot load hub dataset 'ecov-org/cvdp-ecov'" in p.stderr and "offline mode is on" in p.stderr
     assert "pass that folder's path" in p.stderr
 

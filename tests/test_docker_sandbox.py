@@ -7,7 +7,8 @@ import subprocess
 import pytest
 
 from ecov.harness.core.records import Design, SourceFile
-from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
+from ecov.harness.scoring.config import EngineConfig
+from ecov.harness.tracks.sv.scorer import Engine
 
 pytestmark = pytest.mark.docker
 

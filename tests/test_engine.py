@@ -12,7 +12,8 @@ import pytest
 
 from ecov.harness.core.records import Design, SourceFile, Target
 from ecov.harness.loop.feedback import render_feedback
-from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
+from ecov.harness.scoring.config import EngineConfig
+from ecov.harness.tracks.sv.scorer import Engine
 
 DUT = """
 module dut(input logic clk, input logic rst, input logic sel, input logic [3:0] a, output logic [3:0] q,
@@ -193,7 +194,7 @@ def job_dir():
     import shutil
     import tempfile
 
-    from ecov.harness.tracks.sv.scorer import jobs_dir
+    from ecov.harness.core.paths import jobs_dir
 
     path = Path(tempfile.mkdtemp(dir=jobs_dir()))
     yield path
@@ -201,7 +202,8 @@ def job_dir():
 
 
 def test_sandbox_hides_host_and_network(job_dir):
-    from ecov.harness.sandbox.base import Limits, make_sandbox
+    from ecov.harness.sandbox.base import Limits
+    from ecov.harness.sandbox.factory import make_sandbox
 
     box = make_sandbox("auto")
     if box.name != "bwrap":
@@ -222,7 +224,8 @@ def test_sandbox_hides_host_and_network(job_dir):
 
 
 def test_process_limit_stops_forking(job_dir):
-    from ecov.harness.sandbox.base import Limits, make_sandbox
+    from ecov.harness.sandbox.base import Limits
+    from ecov.harness.sandbox.factory import make_sandbox
 
     box = make_sandbox("auto")
     script = (
@@ -256,7 +259,7 @@ def test_ecov_score_cli_on_verilog_eval(tmp_path):
     tb = tmp_path / "tb.sv"
     tb.write_text("""module tb; logic a,b,c; wire out; TopModule dut(.a(a),.b(b),.c(c),.out(out));
       initial begin for (int i = 0; i < 8; i++) begin {a,b,c} = i[2:0]; #1; end {a,b,c} = 0; #1 $finish; end endmodule""")
-    from ecov.harness.tracks.sv.scorer import default_cache_dir
+    from ecov.harness.core.paths import default_cache_dir
 
     env = {**os.environ, "ECOV_CACHE_DIR": str(tmp_path / "cache"),
            "ECOV_RUNTIME_DIR": str(default_cache_dir() / "runtime")}

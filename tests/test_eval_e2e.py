@@ -20,8 +20,9 @@ from ecov.harness.core.run_folder import RunFolder
 from ecov.harness.evaluation.runner import run_eval
 from ecov.harness.models import get_model
 from ecov.harness.parse import NO_CODE as NO_CODE_ERROR
+from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.tasks import Task
-from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
+from ecov.harness.tracks.sv.scorer import Engine
 
 COUNTER = """module counter (
   input  logic       clk,

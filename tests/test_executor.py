@@ -7,8 +7,9 @@ import pytest
 from click.testing import CliRunner
 
 from ecov.harness.core.records import Design, SourceFile
+from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.scoring.executor import ExecutorError, LocalExecutor, isolation_warning, make_executor
-from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
+from ecov.harness.tracks.sv.scorer import Engine
 
 DUT = """
 module inv(input logic a, output logic y);

@@ -149,7 +149,8 @@ def test_verify_on_ray_rescores_a_local_run(cluster, local_run, tmp_path):
 
 def test_workers_that_score_differently_are_refused(cluster, tmp_path):
     """A worker with another Verilator/compiler/scoring version must not contribute figures."""
-    from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
+    from ecov.harness.scoring.config import EngineConfig
+    from ecov.harness.tracks.sv.scorer import Engine
 
     engine = Engine(EngineConfig(cache_dir=tmp_path))
     ex = RayExecutor(engine, cluster.address)

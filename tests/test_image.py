@@ -76,7 +76,7 @@ def test_image_runs_bwrap_when_allowed(image):
     proc = subprocess.run(
         ["docker", "run", "--rm", "--security-opt", "seccomp=unconfined", "--security-opt",
          "systempaths=unconfined", image, "python3", "-c",
-         "from ecov.harness.sandbox.base import make_sandbox; print(make_sandbox('auto').name)"],
+         "from ecov.harness.sandbox.factory import make_sandbox; print(make_sandbox('auto').name)"],
         capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "bwrap"

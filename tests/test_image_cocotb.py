@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from test_image import image  # noqa: F401 - the module fixture that builds or finds the image
 
-from ecov.harness.sandbox.base import bwrap_available
+from ecov.harness.sandbox.bwrap import bwrap_available
 
 pytestmark = [pytest.mark.docker, pytest.mark.slow]
 HERE = Path(__file__).parent

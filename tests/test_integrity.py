@@ -10,11 +10,14 @@ from __future__ import annotations
 import pytest
 
 from ecov.harness.core.records import COMPILE_ERROR, CRASHED, NO_FINISH, OK, REJECTED, Design, SourceFile
-from ecov.harness.sandbox.base import BwrapSandbox, Sandbox, bwrap_available, make_sandbox
+from ecov.harness.sandbox.bwrap import BwrapSandbox, bwrap_available
+from ecov.harness.sandbox.factory import make_sandbox
+from ecov.harness.sandbox.rlimit import RlimitSandbox as Sandbox
+from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.sim import integrity
 from ecov.harness.sim.coverage import CoveragePoint
 from ecov.harness.sim.rules import check_design
-from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
+from ecov.harness.tracks.sv.scorer import Engine
 
 COUNTER = """module counter(input clk, input rst, input en, output reg [3:0] q);
   reg [3:0] hidden;
@@ -344,7 +347,7 @@ def test_forge_in_every_sandbox(kind, tmp_path, honest):
 
 
 def test_auto_never_silently_degrades(monkeypatch):
-    import ecov.harness.sandbox.base as sb
+    import ecov.harness.sandbox.bwrap as sb
 
     monkeypatch.setattr(sb, "bwrap_available", lambda: False)
     monkeypatch.setattr(sb.shutil, "which", lambda name: "/usr/bin/" + name if name == "bwrap" else None)

@@ -20,11 +20,14 @@ import pytest
 
 from ecov.harness.benchmark.builders.embedded import load_suite
 from ecov.harness.core.records import OK, REJECTED, Design, SourceFile
-from ecov.harness.sandbox.base import Limits, bwrap_available, make_sandbox
+from ecov.harness.sandbox.base import Limits
+from ecov.harness.sandbox.bwrap import bwrap_available
+from ecov.harness.sandbox.factory import make_sandbox
+from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.sim import integrity
 from ecov.harness.sim.gencheck import check_line
 from ecov.harness.sim.rules import check_design
-from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
+from ecov.harness.tracks.sv.scorer import Engine
 
 TASKS = {t.id: t for t in load_suite()}
 COUNTER = """module counter(input clk, input rst, input en, output reg [3:0] q);
@@ -269,6 +272,8 @@ def test_injection_and_private_channel_in_every_sandbox(kind, tmp_path):
     assert "ECOV_OUT" not in log and "ECOV_NONCE" not in log and "/out-" not in log, log
     assert not re.search(r"\b[0-9a-f]{32}\b", log), log
     assert "ECOV-SELF 0" in log, log  # non-dumpable: its own /proc files are not its uid's
+    if sandbox.name == "bwrap":
+        assert "ECOV-ENV" not in log, log  # no /proc at all in the simulation's namespace
 
 
 @pytest.mark.parametrize("kind", ["rlimit", "bwrap", "docker"])
@@ -432,6 +437,7 @@ def test_cocotb_capabilities_are_gone(kind, tmp_path):
     got = re.search(r"ECOV-R3 (.*)", open_run.log_tail).group(1)
     seen = re.search(r"ECOV-SEEN (.*)", open_run.log_tail).group(1)
     assert "'imported'" not in got and "('stdin', '')" in got, got
+    assert "('/proc/1/environ', 'unreadable')" in got, got  # bwrap gives the simulation no /proc
     assert "('/proc/self/mem', 'unreadable')" in got and "('/proc/self/environ', 'unreadable')" in got, got
     assert "ECOV_OUT" not in seen and "ECOV_NONCE" not in seen and "/out-" not in seen, seen
     assert not re.search(r"\b[0-9a-f]{32}\b", seen), seen

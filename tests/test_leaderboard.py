@@ -18,12 +18,14 @@ import pytest
 from click.testing import CliRunner
 
 from ecov.harness.benchmark.store import dataset_hash, load_benchmark
+from ecov.harness.core.paths import default_cache_dir
 from ecov.harness.core.records import ScoreResult
 from ecov.harness.core.run_folder import RoundRecord, RunConfig, RunFolder
 from ecov.harness.core.state import sample_from_rounds
 from ecov.harness.evaluation.runner import build_summary, verilator_version
 from ecov.harness.loop.feedback import render_feedback
-from ecov.harness.tracks.sv.scorer import Engine, EngineConfig, default_cache_dir
+from ecov.harness.scoring.config import EngineConfig
+from ecov.harness.tracks.sv.scorer import Engine
 from ecov.leaderboard import plots
 from ecov.leaderboard.cli import main as cli
 from ecov.leaderboard.site import build_site, line_diff

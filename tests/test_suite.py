@@ -16,8 +16,10 @@ import pytest
 
 from ecov.harness.benchmark.builders.embedded import load_suite, suite_root
 from ecov.harness.core.records import ALL_METRICS, OK
-from ecov.harness.sim.rules import check_testbench, module_names
-from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
+from ecov.harness.hdl.text import module_names
+from ecov.harness.scoring.config import EngineConfig
+from ecov.harness.sim.rules import check_testbench
+from ecov.harness.tracks.sv.scorer import Engine
 
 SUITE = Path(str(suite_root()))
 TASK_DIRS = sorted(d for d in SUITE.iterdir() if (d / "task.json").is_file())

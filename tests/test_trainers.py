@@ -20,9 +20,10 @@ from ecov.harness.core.records import COMPILE_ERROR, OK, SourceFile, Target
 from ecov.harness.core.run_folder import RunConfig, RunFolder
 from ecov.harness.evaluation.runner import run_eval
 from ecov.harness.models import get_model
+from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.sv.prompts import build_messages
-from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
+from ecov.harness.tracks.sv.scorer import Engine
 from ecov.trainers.cli import main
 from ecov.trainers.config import ConfigError, config_from_dict, load_config
 from ecov.trainers.curate import curate, validate_rows

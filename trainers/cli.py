@@ -140,6 +140,26 @@ def stage(config_path: str, no_sft: bool) -> None:
 
 
 @main.command()
+@_config_opt
+def pipeline(config_path: str) -> None:
+    """Run the whole recipe (corpus, teacher runs, stages 0-2 with serving, SFT and evaluation, submission);
+    resumable: rerun the same command after an interruption. See docs/trainers.md."""
+    from ecov.trainers.pipeline import Pipeline, StepFailed, load_pipeline
+
+    try:
+        cfg = load_pipeline(config_path)
+    except ConfigError as e:
+        raise click.BadParameter(str(e), param_hint="--config") from None
+    try:
+        summary = Pipeline(cfg, log=lambda m: click.echo(m, err=True)).run()
+    except (StepFailed, FileNotFoundError) as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(json.dumps({"workdir": cfg.workdir, "steps": [{k: v for k, v in s.items() if k in
+                                                             ("step", "summary", "seconds")} for s in summary]},
+                          indent=2))
+
+
+@main.command()
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the block here (default: print it).")
 def rules(out: Path | None) -> None:

@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 from ecov.harness.core.records import Design, ScoreResult
 from ecov.harness.core.run_folder import RunFolder
+from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.tracks.base import get_track
-from ecov.harness.tracks.sv.scorer import EngineConfig
 
 Scorer = Callable[[Design, str, int], ScoreResult]
 

@@ -167,6 +167,8 @@ def train(rows: list[Row], cfg: SFTConfig, start_from: str, out_dir: str | Path,
     if not kept:
         raise ValueError(f"every row is longer than sft.max_length={cfg.max_length} tokens")
 
+    log(f"sft: {len(kept)} rows, max_length {max_length} tokens (longest row {max(lengths)}), "
+        f"{cfg.per_device_batch_size} row(s) x accumulation {accumulation_steps(cfg)} x {world_size()} process(es)")
     cuda = torch.cuda.is_available()
     bf16 = bool(cfg.bf16 and cuda and torch.cuda.is_bf16_supported())
     dtype_name = cfg.model_dtype

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ecov.harness.core.run_folder import RunFolder, write_json_atomic
+from ecov.harness.tracks.base import get_track
 from ecov.trainers.canonical import canonicalize
 from ecov.trainers.config import ModelConfig, StageConfig
 from ecov.trainers.curate import Curation, curate, drop_contaminated, drop_too_long, validate_rows
@@ -241,7 +242,7 @@ def _curate(cfg: StageConfig, tasks, runs, result: SynthOutcome, counts: dict[st
     cur = curate(result.rows, c.require, c.dedupe)
     counts["rows kept by curation (parse/compile/dedupe)"] = len(cur.kept)
     extra: dict[str, Any] = {}
-    if c.canonical_targets and (sources_track(cfg.sources) or "sv") == "sv":  # the released format is SV's
+    if c.canonical_targets and get_track(sources_track(cfg.sources)).llm4cov_answers:  # the released format
         extra["canonical_targets"] = canonicalize(cur.kept, tasks)
         counts["targets rewritten to `filename:` + one code block"] = extra["canonical_targets"]
     ct = c.contamination

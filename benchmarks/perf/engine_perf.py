@@ -41,9 +41,10 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from ecov.harness.benchmark.store import load_benchmark
-from ecov.harness.sim.rules import module_names
-from ecov.harness.sim.verilator import BuildOptions, find_top, verilator_root
-from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
+from ecov.harness.hdl.text import find_top, module_names
+from ecov.harness.scoring.config import EngineConfig
+from ecov.harness.sim.verilator import BuildOptions, verilator_root
+from ecov.harness.tracks.sv.scorer import Engine
 
 # The engine before object reuse: one unity file, the testbench instrumented, one compiler.
 UNITY = BuildOptions(output_split=0, object_cache=False, tb_coverage=True, jobs=1)

@@ -20,7 +20,8 @@ FIGURES = ("status", "coverage", "overall", "uncovered", "uncovered_total", "err
 
 def score_all(bench: str, out: Path, limit: int | None) -> None:
     from ecov.harness.benchmark.store import load_benchmark
-    from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
+    from ecov.harness.scoring.config import EngineConfig
+    from ecov.harness.tracks.sv.scorer import Engine
 
     out.mkdir(parents=True, exist_ok=True)
     eng = Engine(EngineConfig(use_cache=False))

@@ -128,7 +128,8 @@ def engine_scorer(config: Any = None, scorer: Any = None) -> Scorer:
     """Score through the harness engine (imported here so loading datasets never needs a simulator), or
     through ``scorer`` (an executor from ecov.harness.scoring.executor, e.g. one that scores on a Ray cluster)."""
     if scorer is None:
-        from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
+        from ecov.harness.scoring.config import EngineConfig
+        from ecov.harness.tracks.sv.scorer import Engine
 
         scorer = Engine(config or EngineConfig()).score
     return lambda task, tb, seed: scorer(task.design, tb, seed)

@@ -85,6 +85,17 @@ def render_card(folder: str | os.PathLike, split: str = "test") -> str:
         "testbenches by the code coverage (Verilator 5.048: line, branch, toggle, expression) they reach "
         "on a design. A task passes when every target is met.",
         "",
+        "## Usage",
+        "",
+        "```bash",
+        "pip install .   # in a checkout of the ECov repository (its wheel ships this benchmark)",
+        f"ecov-eval --model builtin/random --benchmark {bench} --limit 2      # the random floor, two tasks",
+        f"ecov-eval --model openai/gpt-4o-mini --mode agentic --benchmark {bench}   # a model, every task",
+        "ecov-eval --model openai/gpt-4o-mini --benchmark OWNER/NAME   # this dataset from the hub by id",
+        "```",
+        "",
+        "Only a run over every task is ranked on the ECov leaderboard; `--limit` runs are for trying things.",
+        "",
         "## Provenance",
         "",
         f"- upstream: {manifest.get('info', {}).get('upstream', '') or (tasks[0].source.get('upstream', '') if tasks else '')}",
@@ -113,8 +124,8 @@ def render_card(folder: str | os.PathLike, split: str = "test") -> str:
             "## Calibration",
             "",
             f"- calibrated: {cal.get('at', '')}, seed {cal.get('seed', '')}",
-            f"- before the rule: {cal.get('before', {}).get('line', '')}",
-            f"- after the rule: {cal.get('after', '')}",
+            _cal_line("before the rule", cal.get("before")),
+            _cal_line("after the rule", cal.get("after")),
             "",
         ]
     else:
@@ -132,6 +143,12 @@ def render_card(folder: str | os.PathLike, split: str = "test") -> str:
     if left_out:
         lines += ["## Left out", ""] + [f"- `{s['id']}`: {s['reason']}" for s in left_out] + [""]
     return "\n".join(lines)
+
+
+def _cal_line(label: str, value) -> str:
+    """One calibration line; the recorded text may already start with the label (it did, twice over)."""
+    text = value.get("line", "") if isinstance(value, dict) else str(value or "")
+    return f"- {label}: {text.removeprefix(label + ': ')}"
 
 
 def _baseline_section(folder: Path) -> list[str]:

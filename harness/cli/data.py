@@ -87,10 +87,13 @@ def main() -> None:
               help="ecov-train: keep designs on one side of the 1k-token RTL split (labelled in `difficulty`).")
 @click.option("--against", multiple=True, help="ecov-train: evaluation benchmarks the contamination filter "
               "compares with (repeatable) [default: cvdp-ecov, autoeval-ecov, ecov-embedded].")
+@click.option("--threshold", type=click.FloatRange(min=0, max=1, min_open=True), default=0.5, show_default=True,
+              help="ecov-train: ROUGE-L F1 at which a design counts as contaminated (released: 0.5).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="ecov-train: worker processes for the contamination filter.")
 def build(name: str, source: str | None, out: Path, fmt: str, only: str | None, limit: int | None,
-          skip_bad: bool, tokenizer: str | None, split_tokens: int, keep: str, against: tuple[str, ...], jobs: int) -> None:
+          skip_bad: bool, tokenizer: str | None, split_tokens: int, keep: str, against: tuple[str, ...], threshold: float,
+          jobs: int) -> None:
     """Build benchmark NAME from upstream data into OUT (data/test.<fmt> + manifest.json).
 
     Targets are provisional until `ecov-data validate OUT --write-targets` applies the target rule.
@@ -109,7 +112,8 @@ def build(name: str, source: str | None, out: Path, fmt: str, only: str | None, 
     kwargs = {}
     if name == TRAIN:
         kwargs["options"] = TrainOptions(tokenizer=tokenizer or TrainOptions.tokenizer, split_tokens=split_tokens, keep=keep,
-                                         against=against or TrainOptions.against, jobs=jobs)
+                                         against=against or TrainOptions.against, threshold=threshold,
+                                         jobs=jobs)
     try:
         res = spec.build(src, only=_split_ids(only), skip_bad=skip_bad, **kwargs)
     except (SourceError, BenchmarkNotFound) as e:

@@ -18,10 +18,12 @@ from pathlib import Path
 import click
 
 from ecov.harness.benchmark.store import EMBEDDED, TaskSelectionError, select_tasks
+from ecov.harness.cli.config_file import expand_config
 from ecov.harness.cli.inputs import EXIT_INFRA, describe_os_error, writable_folder
 from ecov.harness.core.limits import DEFAULT_REQUEST_TIMEOUT, MAX_REQUEST_TIMEOUT, MAX_ROUNDS, MAX_SAMPLES
-from ecov.harness.core.protocol import DEFAULT_PROTOCOL, PROTOCOLS
+from ecov.harness.core.protocol import DEFAULT_PROTOCOL, get_protocol, protocol_names
 from ecov.harness.loop.agent import AGENTS, MODES
+from ecov.harness.sandbox.factory import sandbox_names
 from ecov.harness.scoring.executor import executor_from_options, executor_options
 from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, track_names
 
@@ -95,6 +97,9 @@ def _get_model(name: str, **kwargs):
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), expose_value=False,
+              help="YAML (or .json) file of any of these options, e.g. `model: openai/gpt-4o-mini`, "
+                   "`task-id: [uart]`; options typed after it override the file's.")
 @click.option("--model", required=True, help="LiteLLM model string (openai/..., anthropic/..., hosted_vllm/..., "
               "ollama/...), builtin/random, builtin/reference or builtin/replay.")
 @click.option("--mode", type=click.Choice(MODES), default="agentic", show_default=True)
@@ -106,7 +111,7 @@ def _get_model(name: str, **kwargs):
 @click.option("--split", default="test", show_default=True)
 @click.option("-n", "n_samples", type=click.IntRange(min=1, max=MAX_SAMPLES), default=1, show_default=True,
               help="samples per task (pass@k for k <= n).")
-@click.option("--protocol", type=click.Choice(sorted(PROTOCOLS)), default=DEFAULT_PROTOCOL, show_default=True,
+@click.option("--protocol", type=click.Choice(protocol_names()), default=DEFAULT_PROTOCOL, show_default=True,
               help="evaluation protocol: llm4cov (the paper's loop: stimulus-only prompt, 4 rounds, best-state "
                    "memory, format re-asks, stop at 100%) or ecov (targets in the prompt, patches, uncovered-line "
                    "feedback, stop when every target is met). See docs/evaluation.md.")
@@ -145,7 +150,7 @@ def _get_model(name: str, **kwargs):
 @click.option("--replay-run", type=click.Path(exists=True, file_okay=False), default=None,
               help="builtin/replay: the run folder whose responses to replay.")
 @click.option("--max-retries", type=click.IntRange(min=0), default=5, show_default=True)
-@click.option("--sandbox", type=click.Choice(["auto", "bwrap", "rlimit", "docker"]), default="auto",
+@click.option("--sandbox", type=click.Choice(sandbox_names()), default="auto",
               show_default=True, help="isolation for builds and simulations (see docs/scoring.md).")
 @click.option("--sim-timeout", type=click.FloatRange(min=1), default=60.0, show_default=True,
               help="simulation wall-clock limit per testbench, seconds.")
@@ -174,20 +179,24 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
     if model == "builtin/replay" and not replay_run:
         raise click.BadParameter("builtin/replay needs --replay-run RUN_DIR", param_hint="--model")
     tasks = _load_tasks(benchmark, split, task_ids, limit)
+    # The run's identity is the benchmark's content, not the selection: --limit 5 then --limit 6, or a
+    # new --task-id, extends the same folder (docs/evaluation.md); a changed task changes the hash.
+    everything = _load_tasks(benchmark, split, (), None) if (task_ids or limit is not None) else tasks
     suffix = None
     if instructions_suffix is not None:
         text = instructions_suffix.read_text().rstrip("\n")
         tasks = [dataclasses.replace(t, instructions=t.instructions + "\n" + text) for t in tasks]
+        everything = [dataclasses.replace(t, instructions=t.instructions + "\n" + text) for t in everything]
         suffix = {"path": str(instructions_suffix), "sha256": hashlib.sha256(text.encode()).hexdigest()}
     request = request_options(extra_body, extra_headers, price)
     llm = _get_model(model, api_base=api_base, temperature=temperature, top_p=top_p, max_tokens=max_tokens,
                      cache_dir=cache_dir, max_retries=max_retries, replay_run=replay_run, timeout=request_timeout,
                      extra={**request, **({"api_key": api_key} if api_key else {})} or None)
     out = writable_folder(out or default_out(model, mode, agent, benchmark, protocol, tb_lang), "--out")
-    rounds = 1 if mode == "direct" else (max_rounds or PROTOCOLS[protocol].rounds)
+    rounds = 1 if mode == "direct" else (max_rounds or get_protocol(protocol).rounds)
     config = RunConfig(
         model=model, mode=mode, agent=agent if mode == "agentic" else "direct", benchmark=benchmark,
-        dataset_hash=dataset_hash(tasks), n_samples=n_samples, max_rounds=rounds,
+        dataset_hash=dataset_hash(everything), n_samples=n_samples, max_rounds=rounds,
         temperature=temperature, top_p=top_p, max_tokens=max_tokens, seed=seed, api_base=api_base,
         split=split, protocol=protocol,
         extra={"workers": workers, "concurrency": concurrency or workers, "sandbox": sandbox,
@@ -198,7 +207,7 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
                **({"instructions_suffix": suffix} if suffix else {})},
         tb_lang=tb_lang,
     )
-    from ecov.harness.tracks.sv.scorer import EngineConfig
+    from ecov.harness.scoring.config import EngineConfig
 
     try:
         engine = get_track(tb_lang).make_scorer(EngineConfig(sandbox=sandbox, run_seconds=sim_timeout))
@@ -210,7 +219,7 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
     if executor != "local":
         click.echo(f"executor: {scorer.describe()}", err=True)
     elif not engine.sandbox.isolated:
-        from ecov.harness.sandbox.base import NOT_ISOLATED
+        from ecov.harness.sandbox.rlimit import NOT_ISOLATED
 
         click.echo(f"warning: sandbox '{engine.isolation}' is {NOT_ISOLATED}", err=True)
     try:
@@ -333,6 +342,11 @@ def main(argv: list[str] | None = None) -> None:
     if args and args[0] in SUBCOMMANDS:
         SUBCOMMANDS[args[0]].main(args[1:], prog_name=f"ecov-eval {args[0]}")
     else:
+        try:
+            args = expand_config(args, eval_cmd)  # --config FILE.yaml: any option, from a file
+        except click.BadParameter as e:
+            e.show()
+            sys.exit(e.exit_code)
         eval_cmd.main(args, prog_name="ecov-eval")
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ import click
 
 from ecov.harness.benchmark.store import TaskSelectionError, dataset_hash, load_benchmark, select_tasks
 from ecov.harness.cli.eval import slug
+from ecov.harness.core.protocol import DEFAULT_PROTOCOL, protocol_names
 from ecov.harness.core.run_folder import RunConfig
 from ecov.harness.evaluation.baseline import RECORD_NAME, default_out, from_runs, note_in_manifest
 from ecov.harness.evaluation.runner import run_eval
@@ -22,7 +23,7 @@ from ecov.harness.models import get_model
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--max-rounds", type=click.IntRange(min=0), default=0, show_default=True,
               help="agentic rounds (0: the protocol's).")
-@click.option("--protocol", default="llm4cov", show_default=True, type=click.Choice(["llm4cov", "ecov"]),
+@click.option("--protocol", default=DEFAULT_PROTOCOL, show_default=True, type=click.Choice(protocol_names()),
               help="evaluation protocol of both runs (ecov.harness.core.protocol).")
 @click.option("--split", default="test", show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True)

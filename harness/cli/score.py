@@ -12,6 +12,7 @@ from ecov.harness.cli.inputs import (
     EXIT_INFRA,
     MAX_RTL_BYTES,
     MAX_TB_BYTES,
+    check_instance,
     check_top,
     describe_os_error,
     positive_seconds,
@@ -31,10 +32,11 @@ from ecov.harness.core.records import (
     SourceFile,
 )
 from ecov.harness.loop.feedback import render_feedback
+from ecov.harness.sandbox.factory import sandbox_names
+from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, track_names
 from ecov.harness.tracks.cocotb import TB_FILE as COCOTB_TB
 from ecov.harness.tracks.sv.scorer import TB_FILE as SV_TB
-from ecov.harness.tracks.sv.scorer import EngineConfig
 
 # The name each track compiles a testbench under; messages show the user's own file name instead.
 INTERNAL_TB = {"sv": SV_TB, "cocotb": COCOTB_TB}
@@ -82,7 +84,7 @@ def _task_design(task_id: str, benchmark: str | None):
 @click.option("--seed", default=1, show_default=True, type=int, help="Simulation seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the full result as JSON.")
 @click.option("--sandbox", default="auto", show_default=True,
-              type=click.Choice(["auto", "bwrap", "rlimit", "docker"]))
+              type=click.Choice(sandbox_names()))
 @click.option("--timeout", default=60.0, show_default=True, type=float, callback=positive_seconds,
               help="Simulation wall-clock limit (s), above 0.")
 @click.option("--no-cache", is_flag=True, help="Always build and run, never reuse a stored result.")
@@ -114,6 +116,8 @@ def cli(rtl, top, instance, task_id, benchmark, tb, seed, as_json, sandbox, time
         check_top(top, texts)
         design = Design(files, top, instance)
     testbench = source_text(tb, "--tb", MAX_TB_BYTES)
+    if tb_lang == "sv":
+        check_instance(instance, testbench)
     try:
         engine = get_track(tb_lang).make_scorer(EngineConfig(sandbox=sandbox, run_seconds=timeout, use_cache=not no_cache))
     except (RuntimeError, ValueError) as exc:

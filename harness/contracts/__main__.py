@@ -14,7 +14,8 @@ from dataclasses import replace
 
 from ecov.harness.benchmark.store import load_benchmark
 from ecov.harness.contracts.spec import ContractError, check, design_sha256
-from ecov.harness.tracks.sv.scorer import Engine, EngineConfig
+from ecov.harness.scoring.config import EngineConfig
+from ecov.harness.tracks.sv.scorer import Engine
 
 
 def main(argv: list[str] | None = None) -> int:

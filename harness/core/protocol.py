@@ -6,13 +6,15 @@ ECov's own choices where they serve users better (targets in the prompt, patch r
 feedback, stop when every target is met). docs/evaluation.md lists each difference and why.
 
 A protocol is part of a run's identity (RunConfig.protocol): runs of different protocols are never
-ranked together.
+ranked together. Protocols are registered (kind ``protocol``): another one is a ``Protocol`` whose
+``feedback`` names a registered renderer and whose ``prompt`` names a layout the tracks write.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from ecov.harness import registry
 from ecov.harness.core.records import ScoreResult, Target
 
 
@@ -51,15 +53,26 @@ ECOV = Protocol(
 )
 AVG_COV_TEXT = {"best": "best state over rounds (ran, has coverage, met targets, overall)",
                 "final": "final round"}
-PROTOCOLS = {p.name: p for p in (LLM4COV, ECOV)}
+KIND = "protocol"
+for _p in (LLM4COV, ECOV):
+    registry.register(KIND, _p.name, _p)
 DEFAULT_PROTOCOL = LLM4COV.name
+
+
+def protocol_names() -> list[str]:
+    """The registered protocols, the default first: CLI choices."""
+    return sorted(registry.names(KIND), key=lambda n: (n != DEFAULT_PROTOCOL, n))
+
+
+def find_protocol(name: str | None) -> Protocol | None:
+    """The protocol registered as ``name`` (default: the default protocol), None when unknown."""
+    return registry.items(KIND).get(name or DEFAULT_PROTOCOL)
 
 
 def get_protocol(name: str | Protocol | None) -> Protocol:
     if isinstance(name, Protocol):
         return name
-    name = name or DEFAULT_PROTOCOL
-    try:
-        return PROTOCOLS[name]
-    except KeyError:
-        raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}, not {name!r}") from None
+    proto = find_protocol(name)
+    if proto is None:
+        raise ValueError(f"protocol must be one of {', '.join(protocol_names())}, not {name!r}")
+    return proto

@@ -7,6 +7,7 @@ run folders, leaderboard submissions) without losing anything.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 # Metrics the engine reports, in display order. ``overall`` is derived (see docs/scoring.md).
@@ -66,8 +67,6 @@ class Design:
 
     @classmethod
     def from_paths(cls, paths: list[str], top: str, instance: str) -> Design:
-        from pathlib import Path
-
         files = tuple(SourceFile(Path(p).name, Path(p).read_text(errors="replace")) for p in paths)
         return cls(files=files, top=top, instance=instance)
 

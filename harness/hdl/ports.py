@@ -16,6 +16,7 @@ import threading
 from dataclasses import dataclass, field
 
 from ecov.harness.core.records import SourceFile
+from ecov.harness.hdl.text import strip_comments
 
 INPUT, OUTPUT, INOUT = "input", "output", "inout"
 
@@ -171,7 +172,7 @@ _DEFINE_RE = re.compile(r"^[ \t]*`define\s+([A-Za-z_]\w*)[ \t]+([^\n]*?)\s*$", r
 
 def expand_simple_macros(text: str) -> str:
     """Substitute object-like `` `define NAME value `` macros (for the regex parser only)."""
-    defs = {m.group(1): _strip_comments(m.group(2)).strip() for m in _DEFINE_RE.finditer(text)}
+    defs = {m.group(1): strip_comments(m.group(2)).strip() for m in _DEFINE_RE.finditer(text)}
     if not defs:
         return text
     pattern = re.compile(r"`(" + "|".join(map(re.escape, sorted(defs, key=len, reverse=True))) + r")\b")
@@ -180,17 +181,12 @@ def expand_simple_macros(text: str) -> str:
     return text
 
 
-_COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _DIR_RE = re.compile(r"\b(input|output|inout)\b")
-
-
-def _strip_comments(text: str) -> str:
-    return _COMMENT_RE.sub(" ", text)
 
 
 def _parse_regex(files, module: str) -> ModulePorts:
     """A forgiving header parser for RTL pyslang cannot elaborate (missing includes, vendor macros)."""
-    text = expand_simple_macros(_strip_comments(source_text(files)))
+    text = expand_simple_macros(strip_comments(source_text(files)))
     m = re.search(rf"\bmodule\s+(?:automatic\s+|static\s+)?{re.escape(module)}\b", text)
     if not m:
         raise PortParseError(f"module {module!r} not found in the RTL files")
@@ -392,7 +388,7 @@ def classify(mp: ModulePorts, rtl: str) -> Roles:
     A 1-bit input is a clock when its name says so, or when the RTL uses it as an edge and it is not a
     reset; a reset when its name says so. Everything else is data.
     """
-    rtl = _strip_comments(rtl)
+    rtl = strip_comments(rtl)
     edges = edge_signals(rtl)
     clocks: list[str] = []
     resets: dict[str, bool] = {}

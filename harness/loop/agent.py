@@ -28,12 +28,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from ecov.harness import registry
 from ecov.harness.core.limits import KEPT_ANSWER_CHARS, MAX_ANSWER_CHARS
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, Protocol, get_protocol
 from ecov.harness.core.records import INFRA_ERROR, REJECTED, Design, ScoreResult
 from ecov.harness.core.run_folder import RoundRecord, SampleRecord
 from ecov.harness.core.state import StateTracker, sample_from_rounds, state_key
-from ecov.harness.loop.feedback import FEEDBACK_RENDERERS
+from ecov.harness.loop.feedback import KIND as FEEDBACK
 from ecov.harness.models import ModelError, ModelRequest
 from ecov.harness.parse import ParseResult, module_names
 from ecov.harness.tasks import Task
@@ -134,7 +135,7 @@ def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConf
     proto = config.proto
     lang = tb_lang or config.tb_lang
     io = tb_io(proto, lang)
-    feedback_fn = feedback_fn or FEEDBACK_RENDERERS[proto.feedback]
+    feedback_fn = feedback_fn or registry.get(FEEDBACK, proto.feedback)
     design = task.design
     design_modules = {n for f in task.rtl_files for n in module_names(f.content)}
     rounds: list[RoundRecord] = []

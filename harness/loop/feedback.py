@@ -1,4 +1,4 @@
-"""Simulator feedback o_t for agents, one renderer per protocol (``FEEDBACK_RENDERERS``).
+"""Simulator feedback o_t for agents, one registered renderer (kind ``feedback``) per protocol.
 
 - ``render_feedback`` (protocol ``ecov``): status, first errors, coverage per metric against the
   targets, and the uncovered code grouped by source line.
@@ -16,6 +16,7 @@ import re
 from collections import defaultdict
 
 from ecov.harness.core.records import ALL_METRICS, ScoreResult, Target
+from ecov.harness.registry import register
 
 STATUS_TEXT = {
     "ok": "compiled and ran to $finish",
@@ -191,4 +192,6 @@ def render_eda_feedback(result: ScoreResult, targets: list[Target] | None = None
     return text if len(text) <= max_chars else text[: max_chars - 40] + "\n  ... (feedback truncated)"
 
 
-FEEDBACK_RENDERERS = {"eda_summary": render_eda_feedback, "uncovered": render_feedback}
+KIND = "feedback"  # registry kind: Protocol.feedback names one
+register(KIND, "eda_summary", render_eda_feedback)
+register(KIND, "uncovered", render_feedback)

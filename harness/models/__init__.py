@@ -8,7 +8,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ecov.harness import registry
 from ecov.harness.models.base import (
+    MODEL,
     Completion,
     MissingKeyError,
     Model,
@@ -20,7 +22,11 @@ from ecov.harness.models.base import (
 # Whoever imports LiteLLM first in this process, it must use its bundled price map, never download one.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-BUILTINS = ("builtin/random", "builtin/legal-random", "builtin/replay", "builtin/reference")
+
+
+def builtin_names() -> list[str]:
+    """The registered models (builtin/random, builtin/replay, builtin/reference and any plugin's)."""
+    return list(registry.items(MODEL))  # in registration order
 
 
 def get_model(
@@ -45,28 +51,13 @@ def get_model(
     name = (name or "").strip()
     if not name:
         raise UnknownModelError("empty model name")
+    factory = registry.items(MODEL).get(name)
+    if factory is not None:  # a registered model (the builtins, or a plugin's)
+        return factory(api_base=api_base, temperature=temperature, top_p=top_p, max_tokens=max_tokens,
+                       cache_dir=cache_dir, max_retries=max_retries, timeout=timeout, replay_run=replay_run,
+                       extra=extra)
     if name.startswith("builtin/"):
-        if name == "builtin/random":
-            from ecov.harness.models.builtin_random import RandomModel
-
-            cycles = (extra or {}).get("cycles")
-            return RandomModel(cycles=None if cycles is None else int(cycles))
-        if name == "builtin/legal-random":
-            from ecov.harness.models.legal_random import LegalRandomModel
-
-            cycles = (extra or {}).get("cycles")
-            return LegalRandomModel(cycles=None if cycles is None else int(cycles))
-        if name == "builtin/replay":
-            if replay_run is None:
-                raise ModelError("builtin/replay needs replay_run (the run folder to replay)")
-            from ecov.harness.models.replay import ReplayModel
-
-            return ReplayModel(replay_run)
-        if name == "builtin/reference":
-            from ecov.harness.models.reference import ReferenceModel
-
-            return ReferenceModel()
-        raise UnknownModelError(f"unknown builtin {name!r}; builtins are: {', '.join(BUILTINS)}")
+        raise UnknownModelError(f"unknown builtin {name!r}; builtins are: {', '.join(builtin_names())}")
     from ecov.harness.models.litellm_model import LiteLLMModel
 
     return LiteLLMModel(name, api_base=api_base, temperature=temperature, top_p=top_p, max_tokens=max_tokens,
@@ -74,7 +65,7 @@ def get_model(
 
 
 __all__ = [
-    "BUILTINS",
+    "builtin_names",
     "Completion",
     "MissingKeyError",
     "Model",

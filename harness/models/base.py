@@ -13,6 +13,8 @@ from typing import Any, Protocol, runtime_checkable
 from ecov.harness.core.records import ScoreResult
 from ecov.harness.tasks import Task
 
+MODEL = "model"  # registry kind of the builtin models: name -> factory(**get_model's keywords) -> Model
+
 
 @dataclass
 class ModelRequest:

@@ -8,7 +8,8 @@ is a pure function of (task, sample, round, seed, last result).
 
 from __future__ import annotations
 
-from ecov.harness.models.base import Completion, ModelError, ModelRequest
+from ecov.harness.models.base import MODEL, Completion, ModelError, ModelRequest
+from ecov.harness.registry import register
 from ecov.harness.tracks.base import get_track
 from ecov.harness.tracks.random_plan import PlanError
 
@@ -30,3 +31,12 @@ class RandomModel:
         except PlanError as e:
             raise ModelError(str(e)) from e
         return Completion(text=text, model=NAME)
+
+
+def make(*, extra: dict | None = None, **_) -> RandomModel:
+    """get_model's factory: ``extra`` may hold ``cycles`` (the round-0 run length)."""
+    cycles = (extra or {}).get("cycles")
+    return RandomModel(cycles=None if cycles is None else int(cycles))
+
+
+register(MODEL, NAME, make)

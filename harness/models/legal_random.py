@@ -15,7 +15,8 @@ from typing import Any
 
 from ecov.harness.contracts.spec import meta_of
 from ecov.harness.hdl.ports import INPUT
-from ecov.harness.models.base import Completion, ModelError, ModelRequest
+from ecov.harness.models.base import MODEL, Completion, ModelError, ModelRequest
+from ecov.harness.registry import register
 from ecov.harness.tracks.base import get_track
 from ecov.harness.tracks.random_plan import PlanError, ports_and_roles
 
@@ -122,3 +123,12 @@ class LegalRandomModel:
         except (PlanError, ConstraintError) as e:
             raise ModelError(f"{NAME}: {e}") from e
         return Completion(text=text, model=NAME)
+
+
+def make(*, extra: dict | None = None, **_) -> LegalRandomModel:
+    """get_model's factory: ``extra`` may hold ``cycles`` (the round-0 run length)."""
+    cycles = (extra or {}).get("cycles")
+    return LegalRandomModel(cycles=None if cycles is None else int(cycles))
+
+
+register(MODEL, NAME, make)

@@ -10,7 +10,8 @@ fenced ``systemverilog`` block.
 
 from __future__ import annotations
 
-from ecov.harness.models.base import Completion, ModelError, ModelRequest
+from ecov.harness.models.base import MODEL, Completion, ModelError, ModelRequest
+from ecov.harness.registry import register
 
 NAME = "builtin/reference"
 
@@ -26,3 +27,10 @@ class ReferenceModel:
         name = ref.name if ref.name.endswith((".sv", ".v", ".svh", ".vh")) else "tb.sv"
         body = ref.content if ref.content.endswith("\n") else ref.content + "\n"
         return Completion(text=f"{name}\n```systemverilog\n{body}```\n", model=NAME)
+
+
+def make(**_) -> ReferenceModel:
+    return ReferenceModel()
+
+
+register(MODEL, NAME, make)

@@ -10,7 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ecov.harness.core.run_folder import RoundRecord, RunFolder
-from ecov.harness.models.base import Completion, ModelError, ModelRequest
+from ecov.harness.models.base import MODEL, Completion, ModelError, ModelRequest
+from ecov.harness.registry import register
 
 
 class ReplayModel:
@@ -42,3 +43,12 @@ class ReplayModel:
         return Completion(text=text, prompt_tokens=rec.prompt_tokens,
                           completion_tokens=rec.completion_tokens, cost=rec.cost, cached=True,
                           model=self.source_model or self.name, finish_reason=finish)
+
+
+def make(*, replay_run: Path | str | None = None, **_) -> ReplayModel:
+    if replay_run is None:
+        raise ModelError("builtin/replay needs replay_run (the run folder to replay)")
+    return ReplayModel(replay_run)
+
+
+register(MODEL, ReplayModel.name, make)

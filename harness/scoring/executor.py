@@ -6,15 +6,16 @@ One small seam. An executor is a thread-safe, blocking scorer ``(design, testben
 bookkeeping: the driver still writes run folders, caches and reports exactly as before; only the
 scoring job moves. Model calls never leave the driver.
 
-- ``LocalExecutor`` wraps ``Engine.score`` in this process: today's behaviour.
-- ``RayExecutor`` sends each job that the driver's engine cannot answer itself (a rule rejection or a
-  score-cache hit, see ``Engine.lookup``) to a Ray task (``num_cpus=1`` plus a memory request) that
-  scores it with an ``Engine`` of the same config on a worker and returns the ``ScoreResult`` as a dict.
+- ``LocalExecutor`` wraps a scorer's ``score`` in this process: today's behaviour.
+- ``RayExecutor`` sends each job that the driver's scorer (any track's ``CachedScorer``) cannot answer
+  itself (a precheck's rejection or a score-cache hit, see ``CachedScorer.lookup``) to a Ray task
+  (``num_cpus=1`` plus a memory request) that scores it with a scorer of the same class and config on a
+  worker and returns the ``ScoreResult`` as a dict.
   A task whose worker dies mid-build is retried by Ray (``max_retries``); the driver records the one
   result ``ray.get`` returns and writes it into its own score cache, so a resumed or repeated run
   needs no cluster for what was already scored. Workers must score like the driver: each result
-  carries the worker's backend fingerprint (Verilator, flags, compiler) and scoring version, and a
-  mismatch is an error, never a silently different figure.
+  carries the worker's ``identity()`` (backend fingerprint: Verilator, flags, compiler; scoring version),
+  and a mismatch is an error, never a silently different figure.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from typing import Any
 import click
 
 from ecov.harness.core.records import Design, ScoreResult
+from ecov.harness.scoring.cached import CachedScorer
 
 EXECUTORS = ("local", "ray")
 DEFAULT_TASK_MEMORY_MB = 1536  # a warm build of a small design peaks well under 1 GiB (g++ -O0)
@@ -102,36 +104,31 @@ _WORKER_ENGINES: dict[str, Any] = {}
 _WORKER_LOCK = threading.Lock()
 
 
-def _worker_engine(config):
-    """One engine per config per worker process (its sandbox probe and runtime paid once)."""
-    from ecov.harness.tracks.sv.scorer import Engine
+def _worker_engine(scorer: type[CachedScorer], config) -> CachedScorer:
+    """One scorer per class and config per worker process (its sandbox probe and runtime paid once).
 
-    key = repr(config)
+    ``scorer`` is the driver's scorer class (Ray ships it by reference: module and name), so a worker
+    scores in the driver's track, whichever it is."""
+    key = f"{scorer.__module__}.{scorer.__qualname__}|{config!r}"
     with _WORKER_LOCK:
         engine = _WORKER_ENGINES.get(key)
         if engine is None:
-            engine = _WORKER_ENGINES[key] = Engine(config)
+            engine = _WORKER_ENGINES[key] = scorer(config)
         return engine
 
 
-def _identity(engine) -> dict[str, str]:
-    from ecov.harness.tracks.sv.scorer import SCORING_VERSION
-
-    return {"backend": engine.backend.fingerprint(), "scoring": SCORING_VERSION}
-
-
-def score_job(config, design: dict, testbench: str, seed: int) -> dict:
+def score_job(scorer: type[CachedScorer], config, design: dict, testbench: str, seed: int) -> dict:
     """The Ray task body (module-level so workers import it from the installed harness)."""
-    engine = _worker_engine(config)
+    engine = _worker_engine(scorer, config)
     result = engine.score(Design.from_dict(design), testbench, seed)
-    return {"result": result.to_dict(), "identity": _identity(engine),
+    return {"result": result.to_dict(), "identity": engine.identity(),
             "worker": f"{socket.gethostname()}:{os.getpid()}"}
 
 
-def worker_info(config) -> dict:
+def worker_info(scorer: type[CachedScorer], config) -> dict:
     """What a worker would score with: compared with the driver's before the first job."""
-    engine = _worker_engine(config)
-    return {"identity": _identity(engine), "isolation": engine.isolation,
+    engine = _worker_engine(scorer, config)
+    return {"identity": engine.identity(), "isolation": engine.isolation,
             "worker": f"{socket.gethostname()}:{os.getpid()}"}
 
 
@@ -148,7 +145,7 @@ class RayExecutor(Executor):
 
     name = "ray"
 
-    def __init__(self, engine, address: str | None = None, *, task_memory_mb: int | None = None,
+    def __init__(self, engine: CachedScorer, address: str | None = None, *, task_memory_mb: int | None = None,
                  max_retries: int = DEFAULT_MAX_RETRIES, check_workers: bool = True):
         ray = _import_ray()
         self.engine = engine  # the driver's: rules, cache lookups, the identity workers must match
@@ -169,7 +166,8 @@ class RayExecutor(Executor):
         # outcome: a compile error is a result, not a failure.
         self._remote = ray.remote(num_cpus=1, memory=memory_mb * 1024 * 1024, max_retries=max_retries)(score_job)
         self._config = engine.config
-        self._expected = _identity(engine)
+        self._scorer = type(engine)
+        self._expected = engine.identity()
         self.workers_seen: set[str] = set()
         self.dispatched = 0
         self.answered_locally = 0
@@ -177,7 +175,7 @@ class RayExecutor(Executor):
         if check_workers:
             try:
                 info = ray.get(ray.remote(num_cpus=1, memory=memory_mb * 1024 * 1024)(worker_info)
-                               .remote(self._config))
+                               .remote(self._scorer, self._config))
                 self._check(info["identity"], info["worker"])
             except ray.exceptions.RayError as e:  # e.g. no usable sandbox on the worker
                 self.close()
@@ -201,7 +199,7 @@ class RayExecutor(Executor):
             with self._count_lock:
                 self.answered_locally += 1
             return known
-        ref = self._remote.remote(self._config, design.to_dict(), testbench, seed)
+        ref = self._remote.remote(self._scorer, self._config, design.to_dict(), testbench, seed)
         with self._count_lock:
             self.dispatched += 1
         out = self._ray.get(ref)
@@ -225,20 +223,16 @@ class RayExecutor(Executor):
             self._ray.shutdown()
 
 
-def make_executor(kind: str = "local", engine=None, *, address: str | None = None, workers: int = 2,
+def make_executor(kind: str, engine, *, address: str | None = None, workers: int = 2,
                   **ray_options) -> Executor:
-    """``local`` or ``ray`` around ``engine`` (default: an ``Engine`` with the default config)."""
-    if engine is None:
-        from ecov.harness.tracks.sv.scorer import Engine
-
-        engine = Engine()
+    """``local`` or ``ray`` around ``engine`` (a track's scorer: ecov.harness.tracks.base.make_engine)."""
     if kind == "local":
         if address:
             raise ExecutorError("--ray-address needs --executor ray")
         return LocalExecutor(engine, workers)
     if kind == "ray":
-        if not hasattr(engine, "lookup"):
-            raise ExecutorError(f"--executor ray scores with ecov.harness.tracks.sv.scorer.Engine (the SystemVerilog track); "
+        if not isinstance(engine, CachedScorer):
+            raise ExecutorError(f"--executor ray needs a cached scorer (ecov.harness.scoring.cached.CachedScorer); "
                                 f"{type(engine).__name__} runs with --executor local")
         return RayExecutor(engine, address, **ray_options)
     raise ExecutorError(f"unknown executor {kind!r}: choose {' or '.join(EXECUTORS)}")
@@ -265,7 +259,7 @@ def isolation_warning(isolation: str) -> str | None:
             "--security-opt systempaths=unconfined for bubblewrap (docs/scale.md).")
 
 
-def executor_from_options(executor: str, ray_address: str | None, engine=None, workers: int = 2) -> Executor:
+def executor_from_options(executor: str, ray_address: str | None, engine, workers: int = 2) -> Executor:
     """For CLIs: the executor, or a click error that says what to do; warns on stderr when the Ray
     workers' sandbox is not isolated."""
     try:

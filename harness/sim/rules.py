@@ -32,6 +32,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from ecov.harness.core.paths import jobs_dir
+from ecov.harness.hdl.text import LEXICAL, strip_comments
+from ecov.harness.sandbox.base import Limits
+from ecov.harness.sandbox.rlimit import RlimitSandbox
+from ecov.harness.sim.jobfiles import write_design
+from ecov.harness.sim.verilator import VERILATOR_FLAGS, verilator_root
+
 TB_FILE = "testbench.sv"
 # Bump when a rule is added or changed: part of every score cache key (harness/tracks/sv/scorer.py).
 RULES_VERSION = "3"  # 3: dut-output-write, parameter-override, event-string, interface-handle, escaped-name
@@ -130,35 +137,6 @@ class Violation:
         return f"rule '{self.rule}' (testbench line {self.line}): {self.message}"
 
 
-# ---------------------------------------------------------------------------------------------------
-# Helpers kept for other modules (find_top, module lists).
-
-_MODULE_DEF = re.compile(
-    r"^\s*(?:module|macromodule|interface|program|package)\s+(?:automatic\s+|static\s+)?([A-Za-z_]\w*)", re.M)
-
-
-def strip_comments(text: str) -> str:
-    """Comments become spaces (newlines kept) so line numbers stay true and strings stay intact."""
-
-    def blank(m: re.Match) -> str:
-        return re.sub(r"[^\n]", " ", m.group(0))
-
-    out, pos = [], 0
-    for m in _LEXICAL.finditer(text):
-        out.append(text[pos : m.start()])
-        out.append(m.group(0) if m.group(0).startswith('"') else blank(m))
-        pos = m.end()
-    out.append(text[pos:])
-    return "".join(out)
-
-
-_LEXICAL = re.compile(r'"(?:\\.|[^"\\\n])*"|/\*.*?\*/|//[^\n]*', re.S)
-
-
-def module_names(text: str) -> list[str]:
-    return _MODULE_DEF.findall(strip_comments(text))
-
-
 def _unsafe_path(path: str) -> bool:
     return (not path or path.startswith("/") or path.startswith("~") or ".." in path.split("/")
             or "\\" in path or "\0" in path)
@@ -183,13 +161,7 @@ def preprocess(design_files: list[tuple[str, str]], testbench: str, sandbox=None
     the jobs folder that is removed afterwards. It only reads what `` `include`` names; an include is
     refused, by file name only, so no included text is ever echoed.
     """
-    from ecov.harness.sandbox.base import Limits, Sandbox
-    from ecov.harness.sim.jobfiles import write_design
-    from ecov.harness.sim.verilator import VERILATOR_FLAGS, verilator_root
-
     root = verilator_root()
-    from ecov.harness.tracks.sv.scorer import jobs_dir
-
     work = Path(tempfile.mkdtemp(prefix="pp-", dir=jobs_dir()))
     try:
         sources = write_design(work, design_files)
@@ -200,7 +172,7 @@ def preprocess(design_files: list[tuple[str, str]], testbench: str, sandbox=None
         limits = Limits(wall_seconds=60, cpu_seconds=60, memory_mb=2048, file_mb=16, output_bytes=200_000,
                         processes=64)
         env = {"VERILATOR_ROOT": str(root), "PATH": "/usr/bin:/bin"}
-        res = (sandbox or Sandbox()).run(argv, work, limits, untrusted=False, ro_paths=(str(root),), env=env)
+        res = (sandbox or RlimitSandbox()).run(argv, work, limits, untrusted=False, ro_paths=(str(root),), env=env)
         out = work / "pp.out"
         text = out.read_text(errors="replace") if out.exists() else ""
         if res.timed_out or res.returncode != 0:
@@ -216,7 +188,7 @@ _DIRECTIVE = re.compile(r"`\s*([A-Za-z_]\w*)")
 
 def _blank_strings(text: str) -> str:
     """String literals and comments become spaces (same length), so a backtick in them is not seen."""
-    return _LEXICAL.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    return LEXICAL.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
 @dataclass
@@ -311,7 +283,7 @@ def _check_preprocessed(text: str, extra_defs: set[str], instance: str, design_f
             phys = tb_text.count("\n", 0, m.start()) + 1
             found.append(Violation("tool-control", region.lines.get(phys, 1),
                                    f"directive `{m.group(1)} controls Verilator or embeds C++; not allowed"))
-    for m in _LEXICAL.finditer(tb_text):
+    for m in LEXICAL.finditer(tb_text):
         comment = m.group(0)
         if comment.startswith('"'):
             continue
@@ -1120,5 +1092,5 @@ class _Walker:
                  f"(into the design hierarchy: '{self.instance}.…', tb.…, $root.…); drive the DUT's ports only")
 
 
-__all__ = ["RULES_VERSION", "Violation", "check_testbench", "check_design", "preprocess", "strip_comments", "module_names",
+__all__ = ["RULES_VERSION", "Violation", "check_testbench", "check_design", "preprocess",
            "READONLY_SYSTEM", "ALLOWED_SYSTEM", "ALLOWED_DIRECTIVES"]

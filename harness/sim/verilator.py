@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from ecov.harness.sandbox.base import Limits, ProcResult, Sandbox
+from ecov.harness.sandbox.base import ImagePath, Limits, ProcResult, Sandbox
 from ecov.harness.sim.buildcache import CpuSlots, ObjectCache, Unit, plan_units
 from ecov.harness.sim.gencheck import check_generated
 
@@ -166,35 +166,6 @@ class Compiled:
     units: int = 0
 
 
-_MODULE_HEADER = re.compile(r"\bmodule\s+([A-Za-z_]\w*)\b")
-# NAME #( or NAME inst( or NAME inst[ ; the lookahead consumes nothing, so every identifier is tried.
-_INSTANTIATION = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(?=\s*(?:#\s*\(|[A-Za-z_]\w*\s*[(\[]))")
-
-
-def find_top(tb_text: str, module_names: list[str]) -> str | None:
-    """The testbench's top: the module it defines that no other of its modules instantiates."""
-    from ecov.harness.sim.rules import strip_comments
-
-    code = strip_comments(tb_text)
-    if not module_names:
-        return None
-    bodies = re.split(r"\bendmodule\b", code)
-    wanted = set(module_names)
-    instantiated = set()
-    # One pass per body (linear in the testbench: 20k modules must not take minutes): every identifier
-    # in an instantiation position, less the module the body itself declares.
-    for body in bodies:
-        own = set(_MODULE_HEADER.findall(body))
-        instantiated |= (set(_INSTANTIATION.findall(body)) & wanted) - own
-    tops = [n for n in module_names if n not in instantiated]
-    if not tops:
-        return module_names[-1]
-    for preferred in ("tb", "testbench", "top"):
-        if preferred in tops:
-            return preferred
-    return tops[-1] if len(tops) > 1 and tops[-1].endswith("tb") else tops[0]
-
-
 class VerilatorBackend:
     def __init__(self, sandbox: Sandbox, cache_root: Path, options: BuildOptions | None = None):
         self.sandbox = sandbox
@@ -202,6 +173,14 @@ class VerilatorBackend:
         self.runtime = Runtime(cache_root, self.options.opt_level)
         objects = os.environ.get("ECOV_OBJECTS_DIR")
         self.objects = ObjectCache(Path(objects) if objects else self.runtime.base / "objects")
+        # A sandbox with its own image (docker) must carry Verilator and this host's runtime.
+        sandbox.carry(self.image_paths())
+
+    def image_paths(self) -> tuple[ImagePath, ...]:
+        """Host folders this backend's commands use: Verilator's root and the runtime folder, the latter
+        holding this host's runtime (same Verilator, compiler and flags: its key hashes them)."""
+        return (ImagePath(str(self.runtime.root), "ECOV_VERILATOR_ROOT"),
+                ImagePath(str(self.runtime.folder.parent), "ECOV_RUNTIME_DIR", f"{self.runtime.folder.name}/.complete"))
 
     def fingerprint(self) -> str:
         return "|".join((verilator_version(), " ".join(VERILATOR_FLAGS), self.options.fingerprint(), cxx()))

@@ -45,6 +45,8 @@ class Track:
     make_scorer: Callable[[Any], Any]  # (EngineConfig | None) -> an engine with .score(design, tb, seed=)
     random_answer: Callable[[Any, int | None], str]  # builtin/random: (model request, round-0 cycles) -> text
     table_suffix: str = ""  # leaderboard: appended to the mode of this track's tables ("" shares the table)
+    # Training rows may be rewritten to the released llm4cov answer format (`filename:` + one code block).
+    llm4cov_answers: bool = False
     binds_contracts: bool = False  # its scorer binds a task's interface contract (ScoreResult.legal, issue 22)
 
 

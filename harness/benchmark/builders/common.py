@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ecov.harness.core.records import SourceFile
+from ecov.harness.hdl.text import module_names, strip_comments
 from ecov.harness.tasks import Task
 
 HDL_SUFFIXES = (".sv", ".v", ".svh", ".vh")
@@ -45,8 +46,6 @@ class BuildResult:
         return f"{self.benchmark}: {len(self.tasks)} tasks built, {len(self.skipped)} left out"
 
 
-_COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
-_MODULE_RE = re.compile(r"^\s*(?:extern\s+)?(?:macro)?module\s+(?:automatic\s+|static\s+)?([A-Za-z_]\w*)", re.M)
 _KEYWORDS = {
     "module", "input", "output", "inout", "wire", "reg", "logic", "assign", "always", "always_ff",
     "always_comb", "always_latch", "initial", "if", "else", "case", "begin", "end", "for", "function",
@@ -54,15 +53,6 @@ _KEYWORDS = {
     "enum", "struct", "posedge", "negedge", "or", "and", "not", "xor", "nand", "nor", "xnor", "buf",
     "while", "repeat", "forever", "default", "endcase", "endmodule", "import", "export", "string",
 }
-
-
-def strip_comments(text: str) -> str:
-    return _COMMENT_RE.sub(" ", text)
-
-
-def module_names(text: str) -> list[str]:
-    """Modules declared in a SystemVerilog text, in order."""
-    return _MODULE_RE.findall(strip_comments(text))
 
 
 def instantiations(text: str, module: str) -> list[str]:

@@ -30,16 +30,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ecov.harness.benchmark.builders.common import (
-    BuildResult,
-    Skipped,
-    SourceError,
-    instantiated_modules,
-    module_names,
-)
+from ecov.harness.benchmark.builders.common import BuildResult, Skipped, SourceError, instantiated_modules
 from ecov.harness.benchmark.overlap import OverlapIndex, design_files, scan
 from ecov.harness.benchmark.spec import KIND, BenchmarkSpec
 from ecov.harness.core.records import SourceFile, Target
+from ecov.harness.hdl.text import module_names
 from ecov.harness.registry import register
 from ecov.harness.tasks import Task
 

@@ -86,7 +86,7 @@ def task_text(task: Task) -> str:
 
 
 def build_messages(task: Task, testbench: str | None = None, feedback: str | None = None) -> list[dict]:
-    return step_messages(SYSTEM_PROMPT, task_text(task, interface_rules=False), testbench, feedback, FULL_FORMAT, PATCH_FORMAT,
+    return step_messages(SYSTEM_PROMPT, task_text(task), testbench, feedback, FULL_FORMAT, PATCH_FORMAT,
                          TB_FILE, "python")
 
 

@@ -19,6 +19,8 @@ import sysconfig
 from functools import lru_cache
 from pathlib import Path
 
+from ecov.harness.tracks.cocotb.build import cocotb_paths
+
 SKIP_STDLIB = {"site-packages", "dist-packages", "test", "idlelib", "tkinter", "turtledemo", "ensurepip",
                "lib2to3", "pydoc_data", "venv", "__phello__", "ctypes"}
 # Native modules left out of the view: ctypes (native code, raw memory: it could change Verilator's
@@ -80,8 +82,6 @@ def python_view(base: str) -> Path:
         ver = f"python{sys.version_info.major}.{sys.version_info.minor}"
         (tmp / "bin").mkdir(parents=True)
         _link(Path(sys.executable).resolve(), tmp / "bin" / ver)
-        from ecov.harness.tracks.cocotb.build import cocotb_paths
-
         libpy = Path(cocotb_paths().libpython).resolve()
         (tmp / "lib").mkdir()
         _link(libpy, tmp / "lib" / Path(cocotb_paths().libpython).name)
@@ -139,8 +139,6 @@ def _third_party(site_dirs: set[Path]) -> list[str]:
 
 def view_paths(root: Path) -> dict[str, str]:
     """Paths inside the view the simulation is pointed at."""
-    from ecov.harness.tracks.cocotb.build import cocotb_paths
-
     ver = f"python{sys.version_info.major}.{sys.version_info.minor}"
     site = root / "lib" / ver / "site-packages"
     entry_so = Path(cocotb_paths().entry.split(",")[0]).name

@@ -15,14 +15,13 @@ figure, target and uncovered listing then reads exactly as in the SystemVerilog 
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import re
 import shutil
 from dataclasses import replace
 from pathlib import Path
 
+from ecov.harness.core.paths import default_cache_dir, jobs_dir
 from ecov.harness.core.records import (
     COMPILE_ERROR,
     CRASHED,
@@ -32,25 +31,20 @@ from ecov.harness.core.records import (
     Design,
     ScoreResult,
 )
-from ecov.harness.sandbox.base import Sandbox, make_sandbox
+from ecov.harness.hdl.ports import INPUT, PortParseError, parse_ports
+from ecov.harness.sandbox.base import Sandbox
+from ecov.harness.sandbox.factory import make_sandbox
+from ecov.harness.scoring.cached import CachedScorer, key_of
+from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.sim import coverage as cov
 from ecov.harness.sim.integrity import RunOutput
+from ecov.harness.sim.jobs import job_folder, run_with_out_dir
+from ecov.harness.sim.verdict import attach_coverage, coverage_problem, stopped_by_sandbox
 from ecov.harness.sim.verilator import main_input
 from ecov.harness.tracks.cocotb import TB_FILE, TB_MODULE
 from ecov.harness.tracks.cocotb.build import CocotbBuilder, CocotbUnavailable, cocotb_paths
 from ecov.harness.tracks.cocotb.policy import check_python_testbench
 from ecov.harness.tracks.cocotb.pyview import python_view, view_paths
-from ecov.harness.tracks.sv.scorer import (
-    CachedScorer,
-    EngineConfig,
-    attach_coverage,
-    coverage_problem,
-    default_cache_dir,
-    job_folder,
-    jobs_dir,
-    run_with_out_dir,
-    stopped_by_sandbox,
-)
 
 SCORING_VERSION = "cocotb-3"  # 2: the SV track's integrity contract (harness main, nonce, point-set/DUT checks);
 # 3: channel on stdin, no ctypes in the view, frozen guard, policy for attrgetter/partial and getattr(dut, name)
@@ -88,13 +82,15 @@ class CocotbEngine(CachedScorer):
                                      self.config.build)
 
     def cache_key(self, design: Design, testbench: str, seed: int) -> str:
-        payload = {"design": design.to_dict(), "tb": testbench, "seed": seed, "tb_lang": "cocotb",
-                   "backend": self.builder.fingerprint(), "scoring": SCORING_VERSION,
-                   "max_uncovered": self.config.max_uncovered, **self.trust()}
-        return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        return key_of({"design": design.to_dict(), "tb": testbench, "seed": seed, "tb_lang": "cocotb",
+                       "backend": self.builder.fingerprint(), "scoring": SCORING_VERSION,
+                       "max_uncovered": self.config.max_uncovered, **self.trust()})
 
-    def _score(self, design: Design, testbench: str, seed: int) -> ScoreResult:
-        base = self._base(design, seed)
+    def identity(self) -> dict[str, str]:
+        return {"backend": self.builder.fingerprint(), "scoring": SCORING_VERSION}
+
+    def _precheck(self, base: ScoreResult, design: Design, testbench: str) -> ScoreResult | None:
+        """The AST policy and the test count: settled before anything is built, never cached."""
         check = check_python_testbench(testbench)
         if check.syntax_error:
             return replace(base, status=COMPILE_ERROR, errors=[check.syntax_error])
@@ -103,13 +99,18 @@ class CocotbEngine(CachedScorer):
         if not check.tests:
             return replace(base, status=COMPILE_ERROR,
                            errors=[f"{TB_FILE} defines no test: decorate at least one `async def` with @cocotb.test()"])
+        return None
+
+    def _score(self, design: Design, testbench: str, seed: int) -> ScoreResult:
+        base = self._base(design, seed)
+        rejected = self._precheck(base, design, testbench)
+        if rejected is not None:
+            return rejected
         return self._cached(base, self.cache_key(design, testbench, seed),
                             lambda: self._build_and_run(design, testbench, seed, base))
 
     def build(self, design: Design):
         """The design's cached build (built now when missing)."""
-        from ecov.harness.hdl.ports import INPUT, PortParseError, parse_ports
-
         try:
             ports = parse_ports(design.files, design.top)
         except PortParseError as e:
@@ -153,7 +154,7 @@ class CocotbEngine(CachedScorer):
         status, errors = OK, []
         failures = test_failures(out)
         stopped = stopped_by_sandbox(
-            ran, cfg, "a test that never returns, or a clock that runs forever without the tests ending?")
+            ran, cfg.run_limits(), "a test that never returns, or a clock that runs forever without the tests ending?")
         if stopped is not None:
             status, errors = stopped
         elif failures.crashed:

@@ -1,4 +1,4 @@
-"""Score one testbench against one design: rules -> build -> run -> coverage, cached.
+"""The SystemVerilog track's scorer: rules -> build -> run -> coverage, cached (ecov.harness.scoring.cached).
 
 The engine knows nothing of models or agents. Its result depends only on the design, the testbench,
 the seed, the Verilator version and the flags, which together form the cache key.
@@ -8,20 +8,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import shutil
-import tempfile
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 from ecov.harness.contracts import bind as contract_bind
 from ecov.harness.contracts.spec import ContractError
 from ecov.harness.contracts.spec import check as check_contract
 from ecov.harness.core.atomic import write_text_atomic
+from ecov.harness.core.paths import default_cache_dir
 from ecov.harness.core.records import (
     COMPILE_ERROR,
     CRASHED,
@@ -29,113 +24,27 @@ from ecov.harness.core.records import (
     NO_FINISH,
     OK,
     REJECTED,
-    TIMEOUT,
     Design,
     ScoreResult,
 )
-from ecov.harness.sandbox.base import Limits, ProcResult, Sandbox, make_sandbox
+from ecov.harness.hdl.text import TESTBENCH_UNITS, declared_names, find_top
+from ecov.harness.sandbox.base import Sandbox
+from ecov.harness.sandbox.factory import make_sandbox
+from ecov.harness.scoring.cached import CachedScorer, key_of
+from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.sim import coverage as cov
 from ecov.harness.sim import integrity
 from ecov.harness.sim.jobfiles import write_design
-from ecov.harness.sim.rules import RULES_VERSION, Violation, check_design, module_names
-from ecov.harness.sim.verilator import GENERATED_CODE, BuildOptions, VerilatorBackend, find_top
+from ecov.harness.sim.jobs import job_folder, run_with_out_dir
+from ecov.harness.sim.rules import RULES_VERSION, Violation, check_design
+from ecov.harness.sim.verdict import attach_coverage, coverage_problem, stopped_by_sandbox
+from ecov.harness.sim.verilator import GENERATED_CODE, VerilatorBackend
 
 # Bump when anything that changes figures for the same inputs changes (parsing, aggregation, flags).
 SCORING_VERSION = "6"  # 3: --flatten; 4: integrity layer (rules, harness main, point-set/DUT checks); 5: #() copies;
 # 6: integrity round 3 (DUT-output writes, parameter overrides, generated-C++ check, channel on stdin)
 TB_FILE = "testbench.sv"
 MAX_ERRORS = 12
-
-
-def default_cache_dir() -> Path:
-    return Path(os.environ.get("ECOV_CACHE_DIR") or Path.home() / ".cache" / "ecov")
-
-
-@dataclass
-class EngineConfig:
-    sandbox: str = "auto"  # auto | bwrap | rlimit | docker
-    compile_seconds: float = 300.0
-    run_seconds: float = 60.0
-    memory_mb: int = 4096
-    output_bytes: int = 1_000_000
-    processes: int = 64
-    max_uncovered: int = 200
-    cache_dir: Path | None = None
-    use_cache: bool = True
-    keep_jobs: bool = False
-    build: BuildOptions = field(default_factory=BuildOptions)
-
-    def build_limits(self) -> Limits:
-        return Limits(wall_seconds=self.compile_seconds, cpu_seconds=int(self.compile_seconds) + 10,
-                      memory_mb=max(self.memory_mb, 4096), output_bytes=self.output_bytes, processes=256)
-
-    def run_limits(self) -> Limits:
-        return Limits(wall_seconds=self.run_seconds, cpu_seconds=int(self.run_seconds) + 5,
-                      memory_mb=self.memory_mb, output_bytes=self.output_bytes, processes=self.processes)
-
-
-class CachedScorer:
-    """What every track's engine shares: ``score()`` timed, results cached by key under ``cache_root``.
-
-    Subclasses set ``config``, ``cache_root`` and ``sandbox`` and implement ``_score``, calling ``_cached``
-    once the testbench passed the checks that need no simulation (those results are never cached).
-    """
-
-    config: EngineConfig
-    cache_root: Path
-    sandbox: Sandbox
-
-    @property
-    def isolation(self) -> str:
-        return self.sandbox.name
-
-    def trust(self) -> dict:
-        """What a cached result's trust depends on: part of every cache key (a hit never relabels it)."""
-        return {"sandbox": self.sandbox.name, "isolated": self.sandbox.isolated}
-
-    def score(self, design: Design, testbench: str, seed: int = 1) -> ScoreResult:
-        start = time.monotonic()
-        # A UTF-8 byte order mark is an encoding detail of the file the testbench came from, not text.
-        result = self._score(design, testbench.removeprefix("\ufeff"), seed)
-        result.seconds = round(time.monotonic() - start, 3)
-        return result
-
-    def _score(self, design: Design, testbench: str, seed: int) -> ScoreResult:
-        raise NotImplementedError
-
-    def _base(self, design: Design, seed: int) -> ScoreResult:
-        return ScoreResult(status=OK, instance=design.instance, isolation=self.isolation, seed=seed,
-                           isolated=self.sandbox.isolated)
-
-    def _cache_path(self, key: str) -> Path:
-        return self.cache_root / "scores" / key[:2] / f"{key}.json"
-
-    def _cached(self, base: ScoreResult, key: str, compute: Callable[[], ScoreResult]) -> ScoreResult:
-        """The cached result for ``key``, else ``compute()`` (stored unless it failed for the harness's sake)."""
-        base.key = key
-        hit = self._cache_hit(key)
-        if hit is not None:
-            return hit
-        result = compute()
-        self._store(key, result)
-        return result
-
-    def _cache_hit(self, key: str) -> ScoreResult | None:
-        path = self._cache_path(key)
-        if self.config.use_cache and path.exists():
-            try:
-                hit = ScoreResult.from_dict(json.loads(path.read_text()))
-                hit.cached = True
-                if (hit.isolation, hit.isolated) != (self.isolation, self.sandbox.isolated):
-                    return None  # computed under another sandbox: never relabelled, computed again
-                return hit
-            except (json.JSONDecodeError, TypeError, KeyError):
-                path.unlink(missing_ok=True)
-        return None
-
-    def _store(self, key: str, result: ScoreResult) -> None:
-        if self.config.use_cache and result.status not in (INFRA_ERROR, TIMEOUT):
-            write_text_atomic(self._cache_path(key), json.dumps(result.to_dict(timing=False), sort_keys=True))
 
 
 class Engine(CachedScorer):
@@ -147,7 +56,7 @@ class Engine(CachedScorer):
         self.backend = VerilatorBackend(self.sandbox, default_cache_dir(), self.config.build)
 
     def cache_key(self, design: Design, testbench: str, seed: int) -> str:
-        payload = {
+        return key_of({
             "design": design.to_dict(),
             "tb": testbench,
             "seed": seed,
@@ -156,8 +65,7 @@ class Engine(CachedScorer):
             "rules": RULES_VERSION,
             "max_uncovered": self.config.max_uncovered,
             **self.trust(),
-        }
-        return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        })
 
     def _score(self, design: Design, testbench: str, seed: int) -> ScoreResult:
         base = self._base(design, seed)
@@ -174,20 +82,15 @@ class Engine(CachedScorer):
             return replace(base, status=REJECTED, errors=[str(v) for v in violations if not v.deferred]), violations
         return None, violations
 
-    def lookup(self, design: Design, testbench: str, seed: int = 1) -> ScoreResult | None:
-        """The result without building: a rule rejection or a score-cache hit; None when the testbench
-        must be built and run. (ecov.harness.scoring.executor asks this before sending a job to another machine.)"""
-        testbench = testbench.removeprefix("\ufeff")
-        rejected, _ = self._rules(self._base(design, seed), design, testbench)
-        return rejected or self._cache_hit(self.cache_key(design, testbench, seed))
+    def _precheck(self, base: ScoreResult, design: Design, testbench: str) -> ScoreResult | None:
+        return self._rules(base, design, testbench)[0]
 
-    def remember(self, design: Design, testbench: str, seed: int, result: ScoreResult) -> None:
-        """Cache a result computed elsewhere (a Ray worker with the same backend) under this engine's key."""
-        self._store(self.cache_key(design, testbench.removeprefix("\ufeff"), seed), result)
+    def identity(self) -> dict[str, str]:
+        return {"backend": self.backend.fingerprint(), "scoring": SCORING_VERSION}
 
     def _build_and_run(self, design: Design, testbench: str, seed: int, base: ScoreResult,
                        deferred: list[Violation] | None = None) -> ScoreResult:
-        tb_modules = module_names(testbench)
+        tb_modules = declared_names(testbench, TESTBENCH_UNITS)
         if not tb_modules:
             return replace(base, status=COMPILE_ERROR,
                            errors=["the testbench defines no module: expected `module tb; ... endmodule`"])
@@ -248,7 +151,7 @@ class Engine(CachedScorer):
         cfg = self.config
         out = _clean_sim_log(ran.output)
         status, errors = OK, []
-        stopped = stopped_by_sandbox(ran, cfg, "missing $finish, or an endless loop?")
+        stopped = stopped_by_sandbox(ran, cfg.run_limits(), "missing $finish, or an endless loop?")
         if stopped is not None:
             status, errors = stopped
         elif ran.returncode != 0:
@@ -346,74 +249,8 @@ def _hide_monitor(errors: list[str], log_tail: str) -> tuple[list[str], str]:
     return [*mine, note], "\n".join([*mine, note])
 
 
-def stopped_by_sandbox(ran: ProcResult, config: EngineConfig, hint: str) -> tuple[str, list[str]] | None:
-    """Status and error of a run the sandbox ended (wall clock, output cap, failed start); None otherwise."""
-    if ran.timed_out:
-        return TIMEOUT, [f"simulation did not finish within {config.run_seconds:.0f} s of wall time ({hint})"]
-    if ran.output_capped:
-        return CRASHED, [f"simulation printed more than {config.output_bytes} bytes and was stopped"]
-    if ran.output.startswith("bwrap:"):
-        return INFRA_ERROR, [f"sandbox failed to start: {ran.output.strip()[:300]}"]
-    return None
-
-
-def coverage_problem(got: integrity.RunOutput, design: Design) -> integrity.IntegrityError | None:
-    """Why a run's coverage (read back by ``integrity.read_run``) cannot be counted; None when it can.
-
-    Files, not module names, decide what is design below the instance (names found by regex could miss a
-    macro-built module); the instance itself must be the DUT module. Shared by every track.
-    """
-    return got.error or integrity.check_point_set(got.points, got.coverage) or integrity.check_dut(
-        got.coverage, design.instance, design.top, None, {Path(f.name).name for f in design.files})
-
-
-def attach_coverage(result: ScoreResult, points: list[cov.CoveragePoint], design: Design, max_uncovered: int,
-                    missing: str | None = None) -> None:
-    """The figures, table and uncovered listing of ``design.instance``; ``missing`` is the error when it has no points."""
-    mine = cov.dut_points(points, design.instance)
-    if not mine:
-        result.errors.append(missing or f"the coverage holds no points under '{design.instance}'")
-        result.coverage = {}
-        return
-    result.coverage = cov.coverage_table(points, design.instance)
-    result.overall = result.coverage[design.instance]["overall"]["percent"]
-    sources = {f.name: f.content.splitlines() for f in design.files}
-    uncovered = cov.uncovered_points(points, design.instance, sources)
-    result.uncovered_total = len(uncovered)
-    result.uncovered = uncovered[:max_uncovered]
-
-
-def run_with_out_dir(run: Callable[[Path, str], ProcResult]) -> tuple[ProcResult, integrity.RunOutput]:
-    """``run(out, nonce)`` with a fresh private output folder (integrity.new_run_dir), read back and removed."""
-    out, nonce = integrity.new_run_dir(jobs_dir())
-    try:
-        ran = run(out, nonce)
-        return ran, integrity.read_run(out, nonce)
-    finally:
-        integrity.remove_run_dir(out)
-
-
-@contextmanager
-def job_folder(prefix: str, keep: bool = False) -> Iterator[Path]:
-    """A fresh job folder under ``jobs_dir()``, removed afterwards unless ``keep``."""
-    job = Path(tempfile.mkdtemp(prefix=prefix, dir=jobs_dir()))
-    try:
-        yield job
-    finally:
-        if not keep:
-            shutil.rmtree(job, ignore_errors=True)
-
-
 def score(design: Design, testbench: str, seed: int = 1, config: EngineConfig | None = None) -> ScoreResult:
     return Engine(config).score(design, testbench, seed)
-
-
-def jobs_dir() -> Path:
-    """Job folders live under the system temp dir: the simulation, run as nobody, must reach its own."""
-    jobs = Path(os.environ.get("ECOV_JOBS_DIR") or Path(tempfile.gettempdir()) / f"ecov-jobs-{os.getuid()}")
-    jobs.mkdir(parents=True, exist_ok=True)
-    os.chmod(jobs, 0o711)
-    return jobs
 
 
 def _write_job(job: Path, design: Design, testbench: str) -> list[str]:
@@ -481,5 +318,4 @@ def _crash_reason(returncode: int, out: str) -> str:
     return f"simulation exited with code {returncode}"
 
 
-__all__ = ["Engine", "EngineConfig", "CachedScorer", "score", "default_cache_dir", "jobs_dir", "job_folder",
-           "run_with_out_dir", "stopped_by_sandbox", "coverage_problem", "attach_coverage", "SCORING_VERSION"]
+__all__ = ["Engine", "score", "SCORING_VERSION", "TB_FILE"]
