@@ -311,7 +311,15 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
                 diff("seed", claimed_seed, config.seed)
             if bool(rec.passed) != passed:
                 diff("passed", rec.passed, passed)
-            out.append(RoundRecord.from_dict({**rec.to_dict(), "result": res.to_dict(), "passed": passed}))
+            # The legal verdict (issue 22) is recomputed from the re-scored result, never taken from the
+            # submission; runs recorded without one (before contracts, or a track without them) keep None.
+            legal = None
+            if rec.legal_passed is not None:
+                legal = bool(rec.testbench) and bool(res.meets_legal(task.targets))
+                if bool(rec.legal_passed) != legal:
+                    diff("legal_passed", rec.legal_passed, legal)
+            out.append(RoundRecord.from_dict({**rec.to_dict(), "result": res.to_dict(), "passed": passed,
+                                              "legal_passed": legal}))
         rescored[(task_id, sample)] = out
 
     rebuilt: list[SampleRecord] = []
