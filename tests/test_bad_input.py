@@ -62,7 +62,7 @@ def files(tmp_path):
     (["--tb", str(REF), "--rtl", "empty.sv"], "--rtl", ["empty.sv is empty"]),
     (["--tb", str(REF), "--rtl", "binary.sv"], "--rtl", ["binary.sv is binary"]),
     (["--tb", str(REF), "--top", "nosuch"], "--top", ["no module 'nosuch'", "updown_counter"]),
-    (["--tb", str(REF), "--instance", "wrong"], "--instance", ["no top-level instance 'wrong'"]),
+    (["--tb", str(REF), "--instance", "wrong"], "--instance", ["never names an instance 'wrong'"]),
     (["--tb", str(REF), "--timeout", "0"], "--timeout", ["above 0"]),
     (["--tb", str(REF), "--timeout", "nan"], "--timeout", ["nan", "above 0"]),
     (["--tb", str(REF), "--timeout", "inf"], "--timeout", ["inf", "above 0"]),
@@ -157,3 +157,17 @@ def test_a_testbench_of_20k_modules_gets_an_answer(tmp_path):
     assert "Traceback" not in proc.stderr
     assert proc.returncode in (0, 3, 4, 5), proc.stdout[-2000:] + proc.stderr[-2000:]
     assert "Overall (dut)" in proc.stdout
+
+
+def test_eval_config_file_holds_any_option_and_typed_ones_win(tmp_path):
+    (tmp_path / "run.yaml").write_text("model: builtin/random\nmode: direct\ntask_id: [uart, alu_flags]\n"
+                                       "n: 1\nno-progress: true\nout: cfg-run\n")
+    proc = _cli("eval", "--config", "run.yaml", "--task-id", "updown_counter", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    config = json.loads((tmp_path / "cfg-run" / "config.json").read_text())
+    assert config["mode"] == "direct" and sorted(config["task_ids"]) == ["alu_flags", "uart", "updown_counter"]
+    (tmp_path / "typo.yaml").write_text("modle: x\n")
+    _one_line(_cli("eval", "--config", "typo.yaml", cwd=tmp_path), 2, "--config", "unknown option 'modle'")
+    (tmp_path / "broken.yaml").write_text("model: [\n")
+    _one_line(_cli("eval", "--config", "broken.yaml", cwd=tmp_path), 2, "--config", "not valid YAML")
+    _one_line(_cli("eval", "--config", "missing.yaml", cwd=tmp_path), 2, "--config", "cannot read missing.yaml")

@@ -18,6 +18,7 @@ from pathlib import Path
 import click
 
 from ecov.harness.benchmark.store import EMBEDDED, TaskSelectionError, select_tasks
+from ecov.harness.cli.config_file import expand_config
 from ecov.harness.cli.inputs import EXIT_INFRA, describe_os_error, writable_folder
 from ecov.harness.core.limits import DEFAULT_REQUEST_TIMEOUT, MAX_REQUEST_TIMEOUT, MAX_ROUNDS, MAX_SAMPLES
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, get_protocol, protocol_names
@@ -96,6 +97,9 @@ def _get_model(name: str, **kwargs):
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), expose_value=False,
+              help="YAML (or .json) file of any of these options, e.g. `model: openai/gpt-4o-mini`, "
+                   "`task-id: [uart]`; options typed after it override the file's.")
 @click.option("--model", required=True, help="LiteLLM model string (openai/..., anthropic/..., hosted_vllm/..., "
               "ollama/...), builtin/random, builtin/reference or builtin/replay.")
 @click.option("--mode", type=click.Choice(MODES), default="agentic", show_default=True)
@@ -276,7 +280,7 @@ def report_cmd(run_dir, as_json, tasks):
               help="file to write [default: RUN_DIR/results.<level>.<format>]; '-' prints csv/jsonl.")
 def export_cmd(run_dir, fmt, level, out):
     """Export RUN_DIR as a table (csv, parquet or jsonl) with every figure and status."""
-    from ecov.harness.evaluation.tables import samples_frame, to_frame, write_frame
+    from ecov.harness.evaluation.tables import csv_safe, samples_frame, to_frame, write_frame
 
     try:
         df = (to_frame if level == "rounds" else samples_frame)(run_dir)
@@ -285,7 +289,7 @@ def export_cmd(run_dir, fmt, level, out):
     if str(out) == "-":
         if fmt == "parquet":
             raise click.BadParameter("parquet cannot go to stdout; give a file", param_hint="--out")
-        click.echo(df.to_csv(index=False) if fmt == "csv" else df.to_json(orient="records", lines=True), nl=False)
+        click.echo(csv_safe(df).to_csv(index=False) if fmt == "csv" else df.to_json(orient="records", lines=True), nl=False)
         return
     path = write_frame(df, out or Path(run_dir) / f"results.{level}.{fmt}", fmt)
     click.echo(f"wrote {path}: {len(df)} rows x {len(df.columns)} columns", err=True)
@@ -338,6 +342,11 @@ def main(argv: list[str] | None = None) -> None:
     if args and args[0] in SUBCOMMANDS:
         SUBCOMMANDS[args[0]].main(args[1:], prog_name=f"ecov-eval {args[0]}")
     else:
+        try:
+            args = expand_config(args, eval_cmd)  # --config FILE.yaml: any option, from a file
+        except click.BadParameter as e:
+            e.show()
+            sys.exit(e.exit_code)
         eval_cmd.main(args, prog_name="ecov-eval")
 
 if __name__ == "__main__":

@@ -88,6 +88,13 @@ def check_top(top: str, texts: list[str]) -> None:
         raise BadInput(f"no module {top!r} in the --rtl files (they define: {shown})", param_hint="--top")
 
 
+def check_instance(instance: str, testbench: str) -> None:
+    """An SV testbench that never even names ``--instance`` cannot instantiate the DUT under it."""
+    if not re.search(rf"(?<![\w$]){re.escape(instance)}(?![\w$])", _COMMENTS.sub(" ", testbench)):
+        raise BadInput(f"the testbench never names an instance {instance!r}; give the instance name it "
+                       "uses for the DUT", param_hint="--instance")
+
+
 def writable_folder(path: str | os.PathLike, option: str) -> Path:
     """``path`` as a folder the run can write into (created if missing), or BadInput saying why not: a
     file in the way, no permission, a read-only or full file system."""

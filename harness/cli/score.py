@@ -12,6 +12,7 @@ from ecov.harness.cli.inputs import (
     EXIT_INFRA,
     MAX_RTL_BYTES,
     MAX_TB_BYTES,
+    check_instance,
     check_top,
     describe_os_error,
     positive_seconds,
@@ -115,6 +116,8 @@ def cli(rtl, top, instance, task_id, benchmark, tb, seed, as_json, sandbox, time
         check_top(top, texts)
         design = Design(files, top, instance)
     testbench = source_text(tb, "--tb", MAX_TB_BYTES)
+    if get_track(tb_lang).names_instance:
+        check_instance(instance, testbench)
     try:
         engine = get_track(tb_lang).make_scorer(EngineConfig(sandbox=sandbox, run_seconds=timeout, use_cache=not no_cache))
     except (RuntimeError, ValueError) as exc:

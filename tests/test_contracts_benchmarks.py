@@ -1,0 +1,82 @@
+"""The interface contracts shipped with cvdp-ecov and autoeval-ecov (issue 22), through the real engine:
+each task's reference passes legally, hits every kept bin and leaves the DUT's coverage unchanged; and
+stimulus that breaks each rule once (injected into the reference) is caught with that rule's name and
+ports. The calibration table is benchmarks/*/contracts/README.md (scripts/calibrate_contracts.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from ecov.harness.benchmark.store import load_benchmark
+from ecov.harness.contracts.spec import check
+from ecov.harness.core.records import OK
+from ecov.harness.scoring.config import EngineConfig
+from ecov.harness.tracks.sv.scorer import Engine
+
+BENCHMARKS = ("cvdp-ecov", "autoeval-ecov")
+TASKS = {(b, t.id): t for b in BENCHMARKS for t in load_benchmark(b) if t.contract is not None}
+
+# One block per shipped rule, injected into the reference testbench's module `where` ("first" or "last"
+# module of the file): it breaks that rule once, after the reference has run a while.
+BREAKS = {
+    ("cvdp_copilot_gaussian_rounding_div_0014", "inputs_stable_until_complete"): ("last",
+        "initial begin wait (rst_n); repeat (3) @(posedge start); repeat (3) @(negedge clk); dividend = ~dividend; end"),
+    ("cvdp_copilot_binary_search_tree_sorting_0030", "start_only_after_previous_search"): ("last",
+        "initial begin @(posedge complete_found); #1 start = 1; @(posedge clk); #1 start = 0; end"),
+    ("cvdp_copilot_binary_search_tree_sorting_0030", "inputs_stable_during_search"): ("last",
+        "initial begin repeat (3) @(posedge start); @(negedge clk); @(negedge clk); search_key = ~search_key; end"),
+    ("cvdp_copilot_binary_search_tree_sorting_0030", "valid_bst"): ("last",
+        "initial begin repeat (5) @(posedge start); left_child[3:0] = 4'd0; end"),
+    ("cvdp_copilot_binary_search_tree_sorting_0015", "start_only_after_done"): ("last",
+        "initial begin @(posedge done); #1 start = 1; @(posedge clk); #1 start = 0; end"),
+    ("cvdp_copilot_MSHR_0003", "allocate_only_when_ready"): ("last",
+        "initial begin @(negedge allocate_ready); #3 allocate_valid = 1; @(posedge clk); #2 allocate_valid = 0; end"),
+    ("cvdp_copilot_signed_adder_0003", "start_only_in_idle"): ("last",
+        "initial begin wait (o_status == 2'b01); @(negedge i_clk); #1 i_start = 1; @(posedge i_clk); #1 i_start = 0; end"),
+    ("Prob079_fsm3onehot", "state_one_hot"): ("first", "initial begin #101 state = 4'b0011; end"),
+    ("Prob150_review2015_fsmonehot", "state_one_hot"): ("first", "initial begin #101 state = 10'b11; end"),
+}
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory):
+    return Engine(EngineConfig(cache_dir=tmp_path_factory.mktemp("cache"), run_seconds=60))
+
+
+def test_every_shipped_rule_has_a_breaking_testbench():
+    rules = {(t, r.name) for (_, t), task in TASKS.items() for r in check(task.contract, task.design).rules}
+    assert rules == set(BREAKS)
+
+
+@pytest.mark.parametrize("key", sorted(TASKS), ids=lambda k: k[1])
+def test_shipped_contract_calibrates(engine, key):
+    task = TASKS[key]
+    meta = check(task.contract, task.design)
+    for tb in task.reference_tbs:
+        r = engine.score(task.design, tb.content)
+        assert r.status == OK and r.legal["violation"] is None, (r.errors, r.legal.get("violation"))
+        assert sorted(r.legal["bins"]) == sorted(meta.bins)
+        assert r.meets_legal(task.targets)
+        plain = engine.score(replace(task.design, contract=None), tb.content)
+        assert plain.coverage == r.coverage and plain.uncovered == r.uncovered
+
+
+def _inject(tb: str, where: str, block: str) -> str:
+    cut = tb.index("endmodule") if where == "first" else tb.rindex("endmodule")
+    return tb[:cut] + "  " + block + "\n" + tb[cut:]
+
+
+@pytest.mark.parametrize("task_id, rule", sorted(BREAKS))
+def test_breaking_a_rule_once_is_caught_by_name(engine, task_id, rule):
+    task = next(t for (_, tid), t in TASKS.items() if tid == task_id)
+    where, block = BREAKS[(task_id, rule)]
+    r = engine.score(task.design, _inject(task.reference_tbs[0].content, where, block))
+    assert r.status == OK, r.errors
+    v = r.legal["violation"]
+    assert v is not None and v["rule"] == rule, r.legal
+    meta = check(task.contract, task.design)
+    assert v["ports"] == list(meta.rule(rule).ports) and v["time_ns"] > 0
+    assert r.legal["overall"] <= r.overall
