@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from pathlib import Path
 
@@ -150,6 +151,9 @@ def pipeline(config_path: str) -> None:
         cfg = load_pipeline(config_path)
     except ConfigError as e:
         raise click.BadParameter(str(e), param_hint="--config") from None
+    # A SIGTERM (timeout, scheduler) must unwind like Ctrl-C so the model servers the driver started are
+    # stopped (they run in their own process groups and would outlive it).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         summary = Pipeline(cfg, log=lambda m: click.echo(m, err=True)).run()
     except (StepFailed, FileNotFoundError) as e:
