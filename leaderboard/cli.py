@@ -50,22 +50,29 @@ def verify(submission: Path, as_json: bool, out: Path | None, no_write: bool, qu
             click.echo(msg, err=True)
 
     from ecov.harness.scoring.config import EngineConfig
-    from ecov.harness.tracks.sv.scorer import Engine
+    from ecov.harness.tracks.base import get_track
+    from ecov.leaderboard.untrusted import UntrustedError, write_inside
 
-    # A fresh engine whose disk cache is off: every testbench is built and run again.
-    scorer = executor_from_options(executor, ray_address, Engine(EngineConfig(use_cache=False)))
     try:
         with open_submission(submission) as sub:
-            ver = verify_submission(sub, score=scorer, progress=progress,
-                                    jobs=jobs or (scorer.parallelism if executor == "ray" else 1))
+            # A fresh engine of the run's own track whose disk cache is off: every testbench is built and
+            # run again, by the scorer of the language it is written in.
+            engine = get_track(sub.run.read_config().tb_lang).make_scorer(EngineConfig(use_cache=False))
+            scorer = executor_from_options(executor, ray_address, engine)
+            try:
+                ver = verify_submission(sub, score=scorer, progress=progress,
+                                        jobs=jobs or (scorer.parallelism if executor == "ray" else 1))
+            finally:
+                scorer.close()
             target = out or sub.verification_path
     except SubmissionError as e:
         raise click.UsageError(str(e)) from e
-    finally:
-        scorer.close()
     if not no_write:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(ver.to_dict(), indent=2, default=str) + "\n")
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            write_inside(target, json.dumps(ver.to_dict(), indent=2, default=str) + "\n")
+        except UntrustedError as e:
+            raise click.UsageError(str(e)) from e
     if as_json:
         click.echo(json.dumps(ver.to_dict(), indent=2, default=str))
     else:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ecov.harness.core.run_folder import RunFolder
+from ecov.leaderboard.untrusted import UntrustedError, check_tree, safe_extract
 
 SUBMISSION_FILE = "submission.json"
 VERIFICATION_FILE = "verification.json"
@@ -139,8 +140,9 @@ def _find_run_root(root: Path) -> Path:
 
 def _extract(archive: Path, dest: Path) -> Path:
     try:
-        with tarfile.open(archive, "r:*") as tar:
-            tar.extractall(dest, filter="data")  # refuses absolute paths, '..', devices, outside links
+        safe_extract(archive, dest)  # plain files only, capped; refuses absolute paths and '..'
+    except UntrustedError as e:
+        raise SubmissionError(str(e)) from e
     except (tarfile.TarError, OSError) as e:
         raise SubmissionError(f"{archive}: cannot extract ({e})") from e
     return _find_run_root(dest)
@@ -152,6 +154,10 @@ def open_submission(folder: str | Path) -> Iterator[Submission]:
     folder = Path(folder)
     if not folder.is_dir():
         raise SubmissionError(f"{folder}: not a submission folder")
+    try:
+        check_tree(folder)  # no file of a submission may lead outside it
+    except UntrustedError as e:
+        raise SubmissionError(str(e)) from e
     meta = read_meta(folder)
     name = folder.name
     if (folder / RUN_DIR).is_dir():
@@ -194,20 +200,31 @@ def add_submission(run_dir: str | Path, submissions: str | Path, name: str, meta
         raise SubmissionError(f"{src}: not a run folder (no config.json)")
     if not (src / "rounds.jsonl").is_file():
         raise SubmissionError(f"{src}: run folder has no rounds.jsonl")
+    try:
+        check_tree(src)
+    except UntrustedError as e:
+        raise SubmissionError(str(e)) from e
+    faults = [s for s in RunFolder(src).samples() if s.error]
+    if faults:
+        raise SubmissionError(f"{src}: {len(faults)} sample(s) ended on a fault, not a result (first: "
+                              f"{faults[0].task_id} sample {faults[0].sample}: {faults[0].error[:200]}); "
+                              "resume the run until it is complete, then add it")
     dest = Path(submissions) / name
     if dest.exists():
         raise SubmissionError(f"{dest} already exists; pick another --name or remove it")
     dest.mkdir(parents=True)
     try:
-        ignore = None if with_logs else shutil.ignore_patterns("logs")
+        # No run lock, no temporary files of atomic writes; files as plain readable 0644 copies.
+        skip = (".lock", ".*.tmp", *(() if with_logs else ("logs",)))
+        ignore = shutil.ignore_patterns(*skip)
         if archive:
             with tempfile.TemporaryDirectory() as tmp:
                 staged = Path(tmp) / RUN_DIR
-                shutil.copytree(src, staged, ignore=ignore)
+                shutil.copytree(src, staged, ignore=ignore, copy_function=shutil.copyfile)
                 with tarfile.open(dest / RUN_ARCHIVE, "w:gz") as tar:
                     tar.add(staged, arcname=RUN_DIR)
         else:
-            shutil.copytree(src, dest / RUN_DIR, ignore=ignore)
+            shutil.copytree(src, dest / RUN_DIR, ignore=ignore, copy_function=shutil.copyfile)
         (dest / SUBMISSION_FILE).write_text(json.dumps(meta.to_dict(), indent=2) + "\n")
     except BaseException:
         shutil.rmtree(dest, ignore_errors=True)

@@ -1,8 +1,10 @@
 """Verify a submission: re-score every recorded testbench and compare with what was submitted.
 
-Nothing submitted is taken on trust. Each round's testbench is scored again with the engine (disk
-cache off, so a tampered local cache cannot vouch for itself) at the recorded seed, against the task's
-design loaded from the benchmark named in the run's config. Then the per-sample records are rebuilt
+Nothing submitted is taken on trust. Each round's testbench is scored again with the run's track's
+engine (disk cache off, so a tampered local cache cannot vouch for itself) at the seed the config's seed
+scheme gives (never the seed a round claims), against the task's design loaded from the benchmark the
+run's config names, which must be one ECov knows by name and whose dataset hash the run recorded
+(ecov.leaderboard.identity). Then the per-sample records are rebuilt
 from the re-scored rounds, and the summary from those samples. Every figure that differs is listed
 with where it is (task, sample, round, instance, metric) and both values.
 """
@@ -17,12 +19,15 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from ecov.harness.benchmark.store import dataset_hash
+from ecov.harness.core.protocol import get_protocol
 from ecov.harness.core.records import INFRA_ERROR, REJECTED, Design, ScoreResult
 from ecov.harness.core.run_folder import RoundRecord, RunFolder, SampleRecord
 from ecov.harness.core.state import StateTracker, sample_from_rounds, state_key
 from ecov.harness.evaluation.metrics import summarize
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.base import get_track
+from ecov.leaderboard.identity import BenchmarkIdentity, load_known, resolve
 from ecov.leaderboard.stats import group_rounds
 from ecov.leaderboard.submission import Submission, run_digest
 
@@ -74,6 +79,10 @@ class Verification:
     verilator_version: str = ""
     harness_version: str = ""
     created: str = ""
+    # The benchmark verified against (ecov.leaderboard.identity): the site ranks only by this.
+    dataset_hash: str = ""
+    tb_lang: str = ""
+    protocol: str = ""
 
     @property
     def ok(self) -> bool:
@@ -137,15 +146,20 @@ def compare_scores(submitted: dict[str, Any], rescored: ScoreResult) -> list[tup
     return out
 
 
+# Every per-sample figure the site, reports and exports show (both coverage definitions, the series).
 SAMPLE_FIELDS = ("rounds", "passed", "passed_round", "syntax_ok", "final_overall", "best_overall",
-                 "overall_by_round", "prompt_tokens", "completion_tokens")
+                 "overall_by_round", "prompt_tokens", "completion_tokens", "best_round", "best_state_overall",
+                 "best_overall_by_round", "reasks", "stop_reason", "contract", "legal_passed_round",
+                 "legal_overall_by_round", "violated")
 
 
 def compare_samples(submitted: SampleRecord, rebuilt: SampleRecord) -> list[tuple[str, Any, Any]]:
     out = []
     for name in SAMPLE_FIELDS:
         a, b = getattr(submitted, name), getattr(rebuilt, name)
-        if isinstance(a, list) and isinstance(b, list):
+        if a is None or b is None:
+            bad = (a is None) != (b is None)
+        elif isinstance(a, list) and isinstance(b, list):
             bad = len(a) != len(b) or any(_pct_differs(x, y) for x, y in zip(a, b, strict=False))
         elif isinstance(a, float) or isinstance(b, float):
             bad = _pct_differs(a, b)
@@ -156,6 +170,21 @@ def compare_samples(submitted: SampleRecord, rebuilt: SampleRecord) -> list[tupl
     if abs(submitted.cost - rebuilt.cost) > 1e-9:
         out.append(("sample.cost", submitted.cost, rebuilt.cost))
     return out
+
+
+def stop_reason_of(recs: list[RoundRecord], task: Task, protocol: str, submitted: SampleRecord) -> str:
+    """Why the sample ended, from its re-scored rounds (the agent loop's rule), not from what it says."""
+    proto = get_protocol(protocol)
+    if not submitted.stop_reason:  # records written before stop reasons existed carry none
+        return ""
+    if submitted.error:
+        return submitted.stop_reason if submitted.stop_reason in ("model_error", "infra_error") else "model_error"
+    last = recs[-1]
+    if not last.testbench:
+        return "format" if proto.format_reasks else "rounds"
+    if proto.stop_after(last.score(), task.targets):
+        return proto.early_stop
+    return "rounds"
 
 
 def _summary_numbers(summary: dict[str, Any]) -> dict[str, float]:
@@ -188,7 +217,9 @@ def _tb_key(task_id: str, testbench: str, seed: int) -> tuple[str, str, int]:
 
 
 def _seed(rec: RoundRecord, default: int) -> int:
-    return int((rec.result or {}).get("seed") or default)
+    """The simulation seed of every round is the config's (RunConfig.seed): what a round claims is checked
+    against it, never used (picking the best of several seeds would otherwise verify)."""
+    return default
 
 
 def _score_all(grouped: dict[tuple[str, int], list[RoundRecord]], tasks: dict[str, Task], default_seed: int,
@@ -227,8 +258,6 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
                        verilator_version=config.verilator_version, harness_version=config.harness_version,
                        created=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
     if tasks and config.dataset_hash:
-        from ecov.harness.benchmark.store import dataset_hash
-
         wanted = [t for t in tasks.values() if config.task_ids is None or t.id in config.task_ids]
         if dataset_hash(wanted) != config.dataset_hash and dataset_hash(tasks.values()) != config.dataset_hash:
             ver.warnings.append(f"the benchmark's tasks today hash to {dataset_hash(tasks.values())}, "
@@ -277,9 +306,20 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
                 passed = False
             for field_, a, b in compare_scores(rec.result or {}, res):
                 diff(field_, a, b)
+            claimed_seed = (rec.result or {}).get("seed")
+            if rec.testbench and claimed_seed is not None and claimed_seed != config.seed:
+                diff("seed", claimed_seed, config.seed)
             if bool(rec.passed) != passed:
                 diff("passed", rec.passed, passed)
-            out.append(RoundRecord.from_dict({**rec.to_dict(), "result": res.to_dict(), "passed": passed}))
+            # The legal verdict (issue 22) is recomputed from the re-scored result, never taken from the
+            # submission; runs recorded without one (before contracts, or a track without them) keep None.
+            legal = None
+            if rec.legal_passed is not None:
+                legal = bool(rec.testbench) and bool(res.meets_legal(task.targets))
+                if bool(rec.legal_passed) != legal:
+                    diff("legal_passed", rec.legal_passed, legal)
+            out.append(RoundRecord.from_dict({**rec.to_dict(), "result": res.to_dict(), "passed": passed,
+                                              "legal_passed": legal}))
         rescored[(task_id, sample)] = out
 
     rebuilt: list[SampleRecord] = []
@@ -293,14 +333,15 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
         if (s.task_id, s.sample) not in rescored:
             continue  # its task is unknown: already reported
         ver.checked_samples += 1
-        r = sample_from_rounds(s.task_id, s.sample, rescored[(s.task_id, s.sample)], error=s.error,
-                               protocol=config.protocol)
+        recs = rescored[(s.task_id, s.sample)]
+        r = sample_from_rounds(s.task_id, s.sample, recs, error=s.error, protocol=config.protocol,
+                               stop_reason=stop_reason_of(recs, tasks[s.task_id], config.protocol, s))
         rebuilt.append(r)
         for field_, a, b in compare_samples(s, r):
             ver.differences.append(Difference(s.task_id, s.sample, None, field_, a, b))
 
     # Leaving failed samples out would inflate the pass rate: every sample the config asks for must be there.
-    expected_tasks = config.task_ids if config.task_ids is not None else sorted({t for t, _ in grouped})
+    expected_tasks = config.task_ids if config.task_ids is not None else sorted(tasks or {t for t, _ in grouped})
     have = {(s.task_id, s.sample) for s in run.samples()}
     for t in expected_tasks:
         for n in range(config.n_samples):
@@ -334,9 +375,8 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
 
 
 def load_tasks(benchmark: str, split: str) -> dict[str, Task]:
-    from ecov.harness.benchmark.store import load_benchmark
-
-    return {t.id: t for t in load_benchmark(benchmark, split)}
+    """The benchmark by name only (ecov.leaderboard.identity.load_known): never a path."""
+    return {t.id: t for t in load_known(benchmark, split)}
 
 
 def engine_score_fn(tb_lang: str | None = None) -> ScoreFn:
@@ -351,13 +391,19 @@ def verify_submission(sub: Submission, score: ScoreFn | None = None, loader: Tas
                       progress: Callable[[str], None] | None = None, jobs: int = 1) -> Verification:
     config = sub.run.read_config()
     try:
-        tasks = loader(config.benchmark, config.split)
+        if loader is load_tasks:
+            identity, tasks = resolve(config)
+        else:  # tests hand their own benchmark
+            tasks = loader(config.benchmark, config.split)
+            identity = BenchmarkIdentity(config.benchmark, config.split, dataset_hash(tasks.values()), config.tb_lang)
     except Exception as e:  # noqa: BLE001 - any loader failure is reported, not raised
         return Verification(submission=sub.name, verdict=ERROR, run_digest=run_digest(sub.run_dir),
                             benchmark=config.benchmark, split=config.split,
-                            errors=[f"cannot load benchmark {config.benchmark}/{config.split}: {e}"])
+                            errors=[f"cannot verify against benchmark {config.benchmark}/{config.split}: {e}"])
     score = score or engine_score_fn(config.tb_lang)
-    return verify_run(sub.run, tasks, score, name=sub.name, progress=progress, jobs=jobs)
+    ver = verify_run(sub.run, tasks, score, name=sub.name, progress=progress, jobs=jobs)
+    ver.dataset_hash, ver.tb_lang, ver.protocol = identity.dataset_hash, config.tb_lang, config.protocol
+    return ver
 
 
 def read_verification(path) -> Verification | None:

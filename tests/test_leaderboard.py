@@ -273,6 +273,22 @@ def test_verify_catches_one_edited_coverage_number(tmp_path, runs, scorer):
     assert "updown_counter / sample 0 / round 0: coverage[dut][branch].covered" in ver.report()
 
 
+def test_verify_recomputes_a_claimed_legal_pass(tmp_path, runs, scorer):
+    """A round's legal verdict (issue 22) is re-derived from the re-scored result: a forged one differs."""
+    dest = _submission(tmp_path, runs["good"])
+    path = dest / "run" / "rounds.jsonl"
+    lines = path.read_text().splitlines()
+    d = json.loads(lines[0])
+    assert not d["passed"]  # round 0 of sample 0 is the weak testbench
+    d["legal_passed"] = True
+    lines[0] = json.dumps(d, sort_keys=True)
+    path.write_text("\n".join(lines) + "\n")
+    with open_submission(dest) as sub:
+        ver = verify_submission(sub, score=lambda d, tb, seed: scorer(d, tb, seed))
+    hits = [x for x in ver.differences if x.field == "legal_passed"]
+    assert ver.verdict == DIFFERS and len(hits) == 1 and (hits[0].submitted, hits[0].rescored) == (True, False)
+
+
 def test_verify_cli_reports_differences_and_exits_1(tmp_path, runs, scorer, monkeypatch):
     dest = _submission(tmp_path, runs["weak"], name="weak")
     # Claim a pass the testbench never earned: edit samples.jsonl and the summary.
@@ -322,7 +338,7 @@ def test_verify_unknown_task_and_missing_folder(tmp_path, runs, scorer, monkeypa
     cfg = json.loads((dest / "run" / "config.json").read_text())
     (dest / "run" / "config.json").write_text(json.dumps({**cfg, "benchmark": str(tmp_path / "no-bench")}))
     r = CliRunner().invoke(cli, ["verify", str(dest), "-q"])
-    assert r.exit_code == 1 and "ERROR" in r.output and "cannot load benchmark" in r.output
+    assert r.exit_code == 1 and "ERROR" in r.output and "cannot verify against benchmark" in r.output
     r = CliRunner().invoke(cli, ["verify", str(tmp_path / "nope")])
     assert r.exit_code == 2 and "not a submission folder" in r.output
 

@@ -280,7 +280,7 @@ def report_cmd(run_dir, as_json, tasks):
               help="file to write [default: RUN_DIR/results.<level>.<format>]; '-' prints csv/jsonl.")
 def export_cmd(run_dir, fmt, level, out):
     """Export RUN_DIR as a table (csv, parquet or jsonl) with every figure and status."""
-    from ecov.harness.evaluation.tables import samples_frame, to_frame, write_frame
+    from ecov.harness.evaluation.tables import csv_safe, samples_frame, to_frame, write_frame
 
     try:
         df = (to_frame if level == "rounds" else samples_frame)(run_dir)
@@ -289,7 +289,7 @@ def export_cmd(run_dir, fmt, level, out):
     if str(out) == "-":
         if fmt == "parquet":
             raise click.BadParameter("parquet cannot go to stdout; give a file", param_hint="--out")
-        click.echo(df.to_csv(index=False) if fmt == "csv" else df.to_json(orient="records", lines=True), nl=False)
+        click.echo(csv_safe(df).to_csv(index=False) if fmt == "csv" else df.to_json(orient="records", lines=True), nl=False)
         return
     path = write_frame(df, out or Path(run_dir) / f"results.{level}.{fmt}", fmt)
     click.echo(f"wrote {path}: {len(df)} rows x {len(df.columns)} columns", err=True)

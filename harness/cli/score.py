@@ -116,7 +116,7 @@ def cli(rtl, top, instance, task_id, benchmark, tb, seed, as_json, sandbox, time
         check_top(top, texts)
         design = Design(files, top, instance)
     testbench = source_text(tb, "--tb", MAX_TB_BYTES)
-    if tb_lang == "sv":
+    if get_track(tb_lang).names_instance:
         check_instance(instance, testbench)
     try:
         engine = get_track(tb_lang).make_scorer(EngineConfig(sandbox=sandbox, run_seconds=timeout, use_cache=not no_cache))

@@ -13,6 +13,7 @@ def write_text_atomic(path: str | os.PathLike, text: str, *, fsync: bool = False
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, 0o644)  # mkstemp's 0600 would follow the file into submissions and the site
         with os.fdopen(fd, "w") as f:
             f.write(text)
             if fsync:

@@ -17,18 +17,22 @@ ROUND_COLUMNS = (
     "line", "branch", "toggle", "expr", "user", "has_testbench", "parse_error",
     "prompt_tokens", "completion_tokens", "cost", "seconds",
     "sample_rounds", "sample_passed", "passed_round", "sample_final_overall", "sample_best_overall", "error",
+    "protocol", "tb_lang", "finish_reason", "reasks", "retries", "stop_reason", "best_state_overall",
 )
 SAMPLE_COLUMNS = (
     "model", "mode", "agent", "benchmark", "split", "dataset_hash", "seed",
     "task_id", "sample", "rounds", "passed", "passed_round", "syntax_ok", "final_overall", "best_overall",
     "prompt_tokens", "completion_tokens", "cost", "error",
+    "protocol", "tb_lang", "reasks", "stop_reason", "best_state_overall",
 )
+# A text cell starting with one of these is a formula to a spreadsheet: exported with a leading "'".
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _run_columns(folder: RunFolder) -> dict[str, Any]:
     c = folder.read_config()
     return {"model": c.model, "mode": c.mode, "agent": c.agent, "benchmark": c.benchmark, "split": c.split,
-            "dataset_hash": c.dataset_hash, "seed": c.seed}
+            "dataset_hash": c.dataset_hash, "seed": c.seed, "protocol": c.protocol, "tb_lang": c.tb_lang}
 
 
 def _finished_attempts(folder: RunFolder, done: set[tuple[str, int]]) -> dict[tuple[str, int], list[RoundRecord]]:
@@ -70,13 +74,13 @@ def to_frame(run_dir: str | os.PathLike | RunFolder):
         recs = attempts.get(key, [])
         sample_cols = {"sample_rounds": s.rounds, "sample_passed": s.passed, "passed_round": s.passed_round,
                        "sample_final_overall": s.final_overall, "sample_best_overall": s.best_overall,
-                       "error": s.error}
+                       "error": s.error, "stop_reason": s.stop_reason, "best_state_overall": s.best_state_overall}
         if not recs:
             rows.append({**run, "task_id": s.task_id, "sample": s.sample, "round": None, "final": True,
                          "status": "", "passed": False, "syntax_ok": False, "overall": 0.0,
                          **dict.fromkeys(METRIC_COLUMNS, 0.0), "has_testbench": False, "parse_error": "",
                          "prompt_tokens": 0, "completion_tokens": 0, "cost": 0.0, "seconds": 0.0,
-                         **sample_cols})
+                         "finish_reason": "", "reasks": 0, "retries": 0, **sample_cols})
             continue
         for i, rec in enumerate(recs):
             res = rec.score()
@@ -86,7 +90,9 @@ def to_frame(run_dir: str | os.PathLike | RunFolder):
                          **{m: res.metric_percent(res.instance, m) for m in METRIC_COLUMNS},
                          "has_testbench": bool(rec.testbench), "parse_error": rec.parse_error,
                          "prompt_tokens": rec.prompt_tokens, "completion_tokens": rec.completion_tokens,
-                         "cost": float(rec.cost), "seconds": float(rec.seconds), **sample_cols})
+                         "cost": float(rec.cost), "seconds": float(rec.seconds),
+                         "finish_reason": rec.finish_reason, "reasks": rec.reasks, "retries": rec.retries,
+                         **sample_cols})
     df = pd.DataFrame(rows, columns=list(ROUND_COLUMNS))
     return _typed(df, {"round": "Int64", "passed_round": "Int64"}).sort_values(
         ["task_id", "sample", "round"], na_position="first", ignore_index=True)
@@ -105,9 +111,9 @@ def samples_frame(run_dir: str | os.PathLike | RunFolder):
 
 METRIC_COLUMNS = ("line", "branch", "toggle", "expr", "user")
 _BOOL = ("final", "passed", "syntax_ok", "has_testbench", "sample_passed")
-_INT = ("seed", "sample", "prompt_tokens", "completion_tokens", "sample_rounds", "rounds")
+_INT = ("seed", "sample", "prompt_tokens", "completion_tokens", "sample_rounds", "rounds", "reasks", "retries")
 _FLOAT = ("overall", *METRIC_COLUMNS, "cost", "seconds", "sample_final_overall", "sample_best_overall",
-          "final_overall", "best_overall")
+          "final_overall", "best_overall", "best_state_overall")
 
 
 def _typed(df, nullable: dict[str, str]):
@@ -137,12 +143,23 @@ def write_frame(df, path: str | os.PathLike, fmt: str | None = None) -> Path:
         raise ValueError(f"unknown table format {fmt!r}; use one of {', '.join(EXPORT_FORMATS)}")
     path.parent.mkdir(parents=True, exist_ok=True)
     if fmt == "csv":
-        df.to_csv(path, index=False)
+        csv_safe(df).to_csv(path, index=False)
     elif fmt == "parquet":
         df.to_parquet(path, index=False)
     else:
         df.to_json(path, orient="records", lines=True)
     return path
+
+
+def csv_safe(df):
+    """A copy whose text cells cannot run as spreadsheet formulas (model answers, task ids are untrusted)."""
+    from pandas.api.types import is_object_dtype, is_string_dtype
+
+    out = df.copy()
+    for c in out.columns:
+        if is_object_dtype(out[c]) or is_string_dtype(out[c]):
+            out[c] = out[c].map(lambda v: "'" + v if isinstance(v, str) and v.startswith(FORMULA_START) else v)
+    return out
 
 
 def read_frame(path: str | os.PathLike, fmt: str | None = None):

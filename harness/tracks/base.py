@@ -47,6 +47,7 @@ class Track:
     table_suffix: str = ""  # leaderboard: appended to the mode of this track's tables ("" shares the table)
     # Training rows may be rewritten to the released llm4cov answer format (`filename:` + one code block).
     llm4cov_answers: bool = False
+    names_instance: bool = False  # a testbench instantiates the DUT by instance name (the toplevel otherwise)
     binds_contracts: bool = False  # its scorer binds a task's interface contract (ScoreResult.legal, issue 22)
 
 

@@ -92,3 +92,17 @@ def build_messages(task: Task, testbench: str | None = None, feedback: str | Non
 
 def followup_message(feedback: str, testbench: str | None = None) -> dict:
     return followup_turn(feedback, testbench, PATCH_FORMAT, TB_FILE, "python")
+
+
+# Protocols whose revisions are whole files only (llm4cov): the next version is asked for in the same
+# full-file format as round 0, with no patch hunk example a model could copy.
+NEXT_FULL_FORMAT = FULL_FORMAT.replace("Write the file name", "Write the complete next version: the file name", 1)
+
+
+def build_full_messages(task: Task, testbench: str | None = None, feedback: str | None = None) -> list[dict]:
+    return step_messages(SYSTEM_PROMPT, task_text(task), testbench, feedback, FULL_FORMAT, NEXT_FULL_FORMAT,
+                         TB_FILE, "python")
+
+
+def followup_full_message(feedback: str, testbench: str | None = None) -> dict:
+    return followup_turn(feedback, testbench, NEXT_FULL_FORMAT, TB_FILE, "python")

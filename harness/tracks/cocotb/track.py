@@ -18,11 +18,15 @@ from ecov.harness.tracks.cocotb.scorer import CocotbEngine
 
 
 def io(proto: Protocol) -> TrackIO:
+    full_only = proto.revisions == "full"
+
     def parse(text, finish_reason, current, task, design_modules):
         if finish_reason == "length" and proto.format_reasks:
             return ParseResult(None, CUT_OFF)
-        return parse_python_response(text, current)
+        return parse_python_response(text, None if full_only else current)  # no current file: no patches
 
+    if full_only:  # llm4cov: whole files only, as the docs say; no patch example in any prompt
+        return TrackIO(prompts.build_full_messages, parse, prompts.followup_full_message, False)
     return TrackIO(prompts.build_messages, parse, prompts.followup_message, False)
 
 

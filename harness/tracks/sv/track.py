@@ -39,5 +39,5 @@ def random_answer(req, cycles: int | None) -> str:
 SV = register(KIND, "sv", Track(
     name="sv", tb_suffix=".sv", run_tag="", description="SystemVerilog",
     build_messages=prompts.ecov_messages, followup_message=prompts.ecov_followup, io=io,
-    make_scorer=Engine, random_answer=random_answer, llm4cov_answers=True, binds_contracts=True,
+    make_scorer=Engine, random_answer=random_answer, llm4cov_answers=True, names_instance=True, binds_contracts=True,
 ))

@@ -1,0 +1,71 @@
+"""Submitted files are untrusted input: no link is followed or written through, archives are capped.
+
+A folder submission may hold symlinks or hard links to host files (``/proc/self/environ``, a file
+outside the repository): the site would publish them, ``verify`` would write through them. An archive
+may expand to gigabytes or a hundred thousand files. Everything that reads or writes inside a
+submission goes through here. (Exported CSV tables neutralise formula cells: ecov.harness.evaluation.tables.csv_safe.)
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tarfile
+from pathlib import Path
+
+MAX_ARCHIVE_BYTES = 1024 * 1024 * 1024  # expanded size of a run archive
+MAX_ARCHIVE_FILES = 20_000
+
+
+class UntrustedError(ValueError):
+    """A submission holds something that must not be read or written through."""
+
+
+def check_tree(root: Path) -> None:
+    """Refuse a folder holding any symlink, hard-linked file or special file (at any depth)."""
+    root = Path(root)
+    if root.is_symlink():
+        raise UntrustedError(f"{root} is a symbolic link")
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        for name in dirnames + filenames:
+            p = Path(dirpath) / name
+            st = p.lstat()
+            if stat.S_ISLNK(st.st_mode):
+                raise UntrustedError(f"{p} is a symbolic link; submissions hold plain files only")
+            if stat.S_ISREG(st.st_mode):
+                if st.st_nlink > 1:
+                    raise UntrustedError(f"{p} is a hard link; submissions hold plain files only")
+            elif not stat.S_ISDIR(st.st_mode):
+                raise UntrustedError(f"{p} is not a plain file or folder")
+
+
+def safe_extract(archive: Path, dest: Path, max_bytes: int = MAX_ARCHIVE_BYTES,
+                 max_files: int = MAX_ARCHIVE_FILES) -> None:
+    """Extract regular files and folders only, within the size and file-count caps; else refuse."""
+    with tarfile.open(archive, "r:*") as tar:
+        total, count, members = 0, 0, []
+        for m in tar:  # streamed: the caps hold before anything is written
+            if not (m.isfile() or m.isdir()):
+                raise UntrustedError(f"{archive}: member {m.name!r} is a link or special file")
+            count += 1
+            total += m.size
+            if count > max_files:
+                raise UntrustedError(f"{archive}: more than {max_files:,} members")
+            if total > max_bytes:
+                raise UntrustedError(f"{archive}: expands to more than {max_bytes:,} bytes")
+            members.append(m)
+        tar.extractall(dest, members=members, filter="data")
+
+
+def write_inside(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` without following a link at ``path`` (replaced by a new plain file)."""
+    path = Path(path)
+    if path.parent.is_symlink():
+        raise UntrustedError(f"{path.parent} is a symbolic link; not writing through it")
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.unlink(missing_ok=True)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)  # replaces a symlink itself, never its target
+

@@ -1,0 +1,176 @@
+# ruff: noqa: F811 - the fixtures imported from test_leaderboard are used by name
+"""Hostile submissions (issue 24): each is refused or verifies as not verified, and nothing outside the
+submission is read or written. Built here from real runs (tests/test_leaderboard.py's fixtures)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import tarfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from test_leaderboard import _meta, _submission, runs, scorer, scores, task  # noqa: F401 - fixtures
+
+from ecov.harness.benchmark.store import save_tasks
+from ecov.harness.core.run_folder import RunFolder, SampleRecord
+from ecov.harness.evaluation.tables import to_frame, write_frame
+from ecov.leaderboard.cli import main as cli
+from ecov.leaderboard.submission import SubmissionError, add_submission, open_submission
+from ecov.leaderboard.untrusted import UntrustedError, safe_extract
+from ecov.leaderboard.verify import DIFFERS, ERROR, VERIFIED, verify_submission
+
+
+def _edit_config(dest: Path, **changes) -> None:
+    p = dest / "run" / "config.json"
+    p.write_text(json.dumps({**json.loads(p.read_text()), **changes}))
+
+
+def _edit_samples(dest: Path, **changes) -> None:
+    p = dest / "run" / "samples.jsonl"
+    lines = [json.loads(x) for x in p.read_text().splitlines()]
+    p.write_text("".join(json.dumps({**d, **changes}) + "\n" for d in lines))
+
+
+def test_the_untouched_run_verifies(tmp_path, runs, scorer):
+    dest = _submission(tmp_path, runs["good"])
+    with open_submission(dest) as sub:
+        ver = verify_submission(sub, score=scorer)
+    assert ver.verdict == VERIFIED, ver.report()
+    assert ver.dataset_hash.startswith("sha256:") and ver.tb_lang == "sv"
+
+
+def test_a_benchmark_brought_with_the_submission_is_refused(tmp_path, runs, scorer, task):
+    dest = _submission(tmp_path, runs["good"])
+    save_tasks([task], dest / "bench", fmt="jsonl")  # the submission's own copy of "the benchmark"
+    _edit_config(dest, benchmark=str(dest / "bench"))
+    with open_submission(dest) as sub:
+        ver = verify_submission(sub, score=scorer)
+    assert ver.verdict == ERROR and "no benchmark ECov knows" in ver.errors[0]
+
+
+def test_a_dataset_hash_that_is_not_the_benchmarks_is_refused(tmp_path, runs, scorer):
+    dest = _submission(tmp_path, runs["good"])
+    _edit_config(dest, dataset_hash="sha256:" + "0" * 64)
+    with open_submission(dest) as sub:
+        ver = verify_submission(sub, score=scorer)
+    assert ver.verdict == ERROR and "dataset hash" in ver.errors[0]
+
+
+@pytest.mark.parametrize("field, value", [("best_state_overall", 100.0), ("best_overall_by_round", [100.0, 100.0]),
+                                          ("best_round", 0)])
+def test_edited_best_state_figures_differ(tmp_path, runs, scorer, field, value):
+    dest = _submission(tmp_path, runs["weak"])
+    _edit_samples(dest, **{field: value})
+    with open_submission(dest) as sub:
+        ver = verify_submission(sub, score=scorer)
+    assert ver.verdict == DIFFERS and any(d.field == f"sample.{field}" for d in ver.differences), ver.report()
+
+
+def test_a_round_claiming_another_seed_is_scored_at_the_configs(tmp_path, runs, scorer):
+    dest = _submission(tmp_path, runs["direct"])
+    p = dest / "run" / "rounds.jsonl"
+    recs = [json.loads(x) for x in p.read_text().splitlines()]
+    for r in recs:
+        r["result"]["seed"] = 7
+    p.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    with open_submission(dest) as sub:
+        ver = verify_submission(sub, score=scorer)
+    assert ver.verdict == DIFFERS and any(d.field == "seed" and d.rescored == 1 for d in ver.differences)
+
+
+def test_a_subset_without_task_ids_counts_every_task_of_the_benchmark(tmp_path, runs, scorer):
+    dest = _submission(tmp_path, runs["direct"])
+    _edit_config(dest, task_ids=None)
+    with open_submission(dest) as sub:
+        ver = verify_submission(sub, score=scorer)
+    # It claims the whole benchmark, but its hash is that of one task: refused before any re-scoring.
+    assert ver.verdict == ERROR and "dataset hash" in ver.errors[0], ver.report()
+
+
+def _outside(tmp_path: Path) -> Path:
+    secret = tmp_path / "outside" / "host-secret.txt"
+    secret.parent.mkdir()
+    secret.write_text("HOST SECRET\n")
+    return secret
+
+
+@pytest.mark.parametrize("link", ["symlink", "hardlink"])
+def test_links_in_a_folder_submission_are_refused(tmp_path, runs, link):
+    secret = _outside(tmp_path)
+    dest = _submission(tmp_path, runs["direct"])
+    target = dest / "run" / "summary.json"
+    target.unlink()
+    (os.symlink if link == "symlink" else os.link)(secret, target)
+    with pytest.raises(SubmissionError, match=link.replace("hardlink", "hard link").replace("symlink",
+                                                                                           "symbolic link")):
+        with open_submission(dest):
+            pass
+    r = CliRunner().invoke(cli, ["build", "--submissions", str(dest.parent), "--out", str(tmp_path / "site")])
+    assert "HOST SECRET" not in "".join(p.read_text(errors="ignore") for p in (tmp_path / "site").rglob("*")
+                                        if p.is_file()), r.output
+    assert secret.read_text() == "HOST SECRET\n"
+
+
+def test_verify_never_writes_through_a_link(tmp_path, runs):
+    secret = _outside(tmp_path)
+    dest = _submission(tmp_path, runs["direct"])
+    (dest / "verification.json").symlink_to(secret)
+    r = CliRunner().invoke(cli, ["verify", str(dest), "-q"])
+    assert r.exit_code == 2 and "symbolic link" in r.output
+    assert secret.read_text() == "HOST SECRET\n"
+
+
+def _tar(path: Path, members: list[tuple[tarfile.TarInfo, bytes | None]]) -> Path:
+    with tarfile.open(path, "w:gz") as tar:
+        for info, data in members:
+            tar.addfile(info, io.BytesIO(data) if data is not None else None)
+    return path
+
+
+def test_archives_with_links_or_past_the_caps_are_refused(tmp_path):
+    link = tarfile.TarInfo("run/summary.json")
+    link.type, link.linkname = tarfile.SYMTYPE, "/proc/self/environ"
+    with pytest.raises(UntrustedError, match="link"):
+        safe_extract(_tar(tmp_path / "a.tar.gz", [(link, None)]), tmp_path / "x")
+    many = []
+    for i in range(6):
+        info = tarfile.TarInfo(f"run/f{i}")
+        info.size = 4
+        many.append((info, b"abcd"))
+    with pytest.raises(UntrustedError, match="more than 5 members"):
+        safe_extract(_tar(tmp_path / "b.tar.gz", many), tmp_path / "y", max_files=5)
+    with pytest.raises(UntrustedError, match="expands to more than 10 bytes"):
+        safe_extract(_tar(tmp_path / "c.tar.gz", many), tmp_path / "z", max_bytes=10)
+    assert not any((tmp_path / d).exists() and any((tmp_path / d).rglob("f*")) for d in ("y", "z"))
+
+
+def test_add_refuses_faults_and_copies_no_lock_with_plain_modes(tmp_path, runs):
+    run = tmp_path / "run"
+    shutil.copytree(runs["direct"], run)
+    (run / ".lock").write_text("")
+    os.chmod(run / "summary.json", 0o600)
+    dest = add_submission(run, tmp_path / "subs", "ok", _meta())
+    assert not (dest / "run" / ".lock").exists()
+    assert all((p.stat().st_mode & 0o777) == 0o644 for p in (dest / "run").rglob("*") if p.is_file())
+    folder = RunFolder(run)
+    (s,) = folder.samples()
+    folder.append_sample(SampleRecord.from_dict({**s.to_dict(), "error": "model error at round 0: HTTP 503"}))
+    with pytest.raises(SubmissionError, match="ended on a fault"):
+        add_submission(run, tmp_path / "subs", "faulty", _meta())
+
+
+def test_exported_csv_cells_cannot_run_as_formulas(tmp_path, runs):
+    run = tmp_path / "run"
+    shutil.copytree(runs["direct"], run)
+    p = run / "rounds.jsonl"
+    recs = [json.loads(x) for x in p.read_text().splitlines()]
+    recs[0]["parse_error"] = '=HYPERLINK("http://evil.example","x")'
+    p.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    text = write_frame(to_frame(run), tmp_path / "t.csv").read_text()
+    assert "'=HYPERLINK" in text and ',=HYPERLINK' not in text
+    for col in ("finish_reason", "reasks", "stop_reason", "protocol", "tb_lang", "best_state_overall"):
+        assert col in text.splitlines()[0]
