@@ -4,6 +4,7 @@ generation time through `ecov-eval --instructions-suffix` and absent from every 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 import yaml
@@ -13,9 +14,10 @@ from ecov.harness.cli.eval import eval_cmd as eval_main
 from ecov.harness.core.records import SourceFile
 from ecov.harness.tasks import Task
 from ecov.trainers.cli import main as train_main
-from ecov.trainers.config import SFTConfig, Stage0Config
+from ecov.trainers.config import SFTConfig, Stage0Config, config_from_dict
 from ecov.trainers.curate import Curation
 from ecov.trainers.inject import EXPERT_RULES
+from ecov.trainers.pipeline import CONFIGS, Pipeline, load_pipeline
 from ecov.trainers.sft import accumulation_steps
 from ecov.trainers.stage0_recipe import apply_stage0, keep_reason
 from ecov.trainers.synth import Row
@@ -97,3 +99,16 @@ def test_rules_reach_the_teacher_and_never_a_row(tmp_path):
     stats = next(iter(synth["runs"].values()))
     # The rebuilt prompt (no rules) equals what was sent once the rules are taken out.
     assert stats["prompt_checked"] == 1 and stats["prompt_mismatch"] == 0
+
+
+@pytest.mark.parametrize("name", ["pipeline.yaml", "pipeline_tiny_cpu.yaml"])
+def test_shipped_pipeline_configs_load_and_stage_configs_resolve(name, tmp_path):
+    cfg = load_pipeline(CONFIGS / name)
+    assert cfg.stage_list == [0, 1, 2] and cfg.final_eval.n >= 1
+    p = Pipeline(cfg)
+    for stage in (0, 1, 2):
+        path = p._stage_config(stage, tmp_path, ["runs/x"], "ckpt", "build/t", None)
+        c = config_from_dict(yaml.safe_load(Path(path).read_text()))
+        assert c.sft.epochs == 1 and c.sft.learning_rate in (1e-5, 1e-3)
+        if name == "pipeline.yaml":
+            assert c.sft.effective_batch_size == 24 and c.sft.max_length == 0
