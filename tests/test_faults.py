@@ -272,3 +272,16 @@ def test_bad_task_files_are_errors_naming_task_and_field(tasks, needle, tmp_path
                                         "--out", str(tmp_path / "run")])
     assert res.exit_code == 2 and needle in res.output, res.output
     assert not (tmp_path / "run").exists()
+
+
+def test_a_truncated_cached_object_is_dropped_not_linked(tmp_path):
+    from ecov.harness.sim.buildcache import ObjectCache
+
+    cache, obj = ObjectCache(tmp_path / "objects"), tmp_path / "unit.o"
+    obj.write_bytes(b"\x7fELF" + bytes(range(256)) * 40)
+    cache.store("ab12", obj)
+    assert cache.fetch("ab12", tmp_path / "copy.o") and (tmp_path / "copy.o").read_bytes() == obj.read_bytes()
+    stored = cache.path("ab12")
+    stored.write_bytes(stored.read_bytes()[:100])  # a full disk, a killed copy
+    assert not cache.fetch("ab12", tmp_path / "bad.o")
+    assert not stored.exists() and not (tmp_path / "bad.o").exists()
