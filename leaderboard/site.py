@@ -162,7 +162,7 @@ def identity_problem(config, ver: Verification | None) -> str:
     if ver is not None and ver.verdict == VERIFIED:
         if ver.benchmark != b or ver.split != config.split:
             return f"verified against {ver.benchmark}/{ver.split}, not {b}/{config.split}"
-        if ver.tb_lang and ver.tb_lang != config.tb_lang:
+        if (ver.tb_lang or config.tb_lang) != config.tb_lang:  # a verification names the track it re-scored
             return f"verified on the {ver.tb_lang} track, not {config.tb_lang}"
     return ""
 
