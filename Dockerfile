@@ -39,6 +39,8 @@ COPY pyproject.toml setup.py README.md /opt/ecov-src/
 COPY harness /opt/ecov-src/harness
 COPY leaderboard /opt/ecov-src/leaderboard
 COPY trainers /opt/ecov-src/trainers
+# The shipped benchmarks are package data of ecov.benchmarks (setup.py): they must be there to install.
+COPY benchmarks /opt/ecov-src/benchmarks
 # Wheels from docker/wheels/ when there are any (then no index at all), else PyPI.
 RUN if ls /tmp/wheels/*.whl >/dev/null 2>&1; then \
       /opt/ecov/bin/pip install -q --no-index --find-links /tmp/wheels "/opt/ecov-src[${EXTRAS}]"; \

@@ -21,6 +21,7 @@ from ecov.harness.benchmark.store import (
     load_hub,
     shipped_dir,
 )
+from ecov.harness.benchmark.validate import TaskError, validate_tasks
 from ecov.harness.core.run_folder import RunConfig
 from ecov.harness.tasks import Task
 
@@ -71,6 +72,10 @@ def resolve(config: RunConfig) -> tuple[BenchmarkIdentity, dict[str, Task]]:
         raise
     except Exception as e:  # noqa: BLE001 - a hub or folder failure is reported, not raised
         raise IdentityError(f"cannot load benchmark {config.benchmark}/{config.split}: {e}") from None
+    try:
+        validate_tasks(tasks, config.benchmark)
+    except TaskError as e:
+        raise IdentityError(str(e)) from None
     by_id = {t.id: t for t in tasks}
     full = dataset_hash(tasks)
     listed = config.task_ids if config.task_ids is not None else list(by_id)

@@ -37,6 +37,7 @@ from ecov.harness.evaluation.baseline import RandomBaseline, load_random_baselin
 from ecov.harness.evaluation.tables import to_frame, write_frame
 from ecov.harness.tracks.base import get_track
 from ecov.leaderboard import plots
+from ecov.leaderboard.identity import HUB_ID
 from ecov.leaderboard.ranking import Standing, standing
 from ecov.leaderboard.stats import RunView, difficulty_levels, group_rounds, histogram, run_view
 from ecov.leaderboard.submission import (
@@ -86,7 +87,8 @@ def benchmark_info(benchmark: str) -> BenchmarkInfo:
     diff = {t: b.difficulty for t, b in rec.tasks.items() if b.difficulty} if rec else {}
     ids = frozenset(rec.tasks) if rec and rec.tasks else None
     spec = get_benchmark(benchmark)
-    if (spec is not None and (spec.shipped or spec.load is not None)) or Path(benchmark).exists():
+    # Only a benchmark ECov knows by name: a folder a submission brings is never loaded (leaderboard/identity).
+    if spec is not None and (spec.shipped or spec.load is not None):
         try:
             tasks = load_benchmark(benchmark)
             ids = frozenset(t.id for t in tasks)
@@ -125,8 +127,12 @@ class Entry:
 
     @property
     def benchmark(self) -> str:
+        """The table key: a benchmark ECov knows by name (or a hub id); anything else is its own
+        "unknown" table, never the table of a real benchmark whose folder name it borrows."""
         b = self.view.config.benchmark or "?"
-        return Path(b).name if ("/" in b and Path(b).exists()) else b
+        if get_benchmark(b) is not None or (HUB_ID.match(b) and not Path(b).exists()):
+            return b
+        return f"unknown benchmark ({Path(b).name})"
 
     @property
     def protocol(self) -> str:
@@ -145,6 +151,20 @@ class BuildReport:
 def slug(text: str) -> str:
     s = re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._") or "task"
     return s[:100]
+
+
+def identity_problem(config, ver: Verification | None) -> str:
+    """Why an entry cannot be ranked on its benchmark's table: it names no benchmark ECov knows, or its
+    verification was made against another benchmark, split, hash or track ("" when none)."""
+    b = config.benchmark or ""
+    if get_benchmark(b) is None and not (HUB_ID.match(b) and not Path(b).exists()):
+        return f"names a benchmark ECov does not know ({Path(b).name}): it cannot be verified"
+    if ver is not None and ver.verdict == VERIFIED:
+        if ver.benchmark != b or ver.split != config.split:
+            return f"verified against {ver.benchmark}/{ver.split}, not {b}/{config.split}"
+        if (ver.tb_lang or config.tb_lang) != config.tb_lang:  # a verification names the track it re-scored
+            return f"verified on the {ver.tb_lang} track, not {config.tb_lang}"
+    return ""
 
 
 def verification_mark(ver: Verification | None, digest: str) -> Mark:
@@ -296,6 +316,9 @@ def _entry(folder: Path, env: jinja2.Environment, out: Path, infos: dict[str, Be
         ver = read_verification(sub.verification_path) if sub.verification_path.exists() else None
         entry = Entry(sub.name, sub, view, verification_mark(ver, run_digest(sub.run_dir)), ver,
                       standing=standing(config, view.samples, info.task_ids))
+        against = identity_problem(config, ver)
+        if against:
+            entry.standing = Standing(False, against)
         sub_dir = out / "s" / sub.name
         _task_pages(env, entry, sub_dir, info.targets)
         data = sub_dir / "data"

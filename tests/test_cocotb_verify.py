@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from ecov.harness.benchmark.store import load_benchmark
 from ecov.harness.cli.eval import eval_cmd
 from ecov.harness.core.protocol import get_protocol
-from ecov.harness.sandbox.base import bwrap_available
+from ecov.harness.sandbox.bwrap import bwrap_available
 from ecov.harness.tracks.base import tb_io
 from ecov.leaderboard.cli import main as cli
 from ecov.leaderboard.submission import SubmissionMeta, add_submission

@@ -6,6 +6,7 @@ engine. Storms here are short; the mechanism (Retry-After, retries, resume) is t
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 import time
@@ -18,6 +19,7 @@ from test_eval_e2e import GOOD, WEAK, engine_score, full, make_task, run_config
 from ecov.harness.benchmark.store import save_tasks
 from ecov.harness.cli.eval import EXIT_FAULTS, eval_cmd
 from ecov.harness.core.limits import KEPT_ANSWER_CHARS, MAX_ANSWER_CHARS
+from ecov.harness.core.records import Target
 from ecov.harness.core.run_folder import RunFolder
 from ecov.harness.evaluation.runner import run_eval
 from ecov.harness.models import ModelError, ModelRequest, get_model
@@ -243,3 +245,43 @@ def test_cli_request_flags_reach_the_server_and_the_key_stays_out_of_the_run(tmp
 def test_cli_bounds(args, tmp_path):
     res = CliRunner().invoke(eval_cmd, ["--model", "builtin/random", "--out", str(tmp_path / "r"), *args])
     assert res.exit_code == 2 and not (tmp_path / "r").exists(), res.output
+
+
+def _bad(task_id="a", **changes):
+    t = make_task(task_id)
+    return dataclasses.replace(t, **changes)
+
+
+@pytest.mark.parametrize("tasks, needle", [
+    (None, "duplicate task id(s): 'a'"),
+    (lambda: [_bad(targets=[Target("uut", "toggle", -1.0)])], "task 'a': targets[0].percent -1.0"),
+    (lambda: [_bad(targets=[Target("uut", "toggle", 150.0)])], "targets[0].percent 150.0"),
+    (lambda: [_bad(targets=[Target("uut", "toggle", float("nan"))])], "targets[0].percent nan"),
+    (lambda: [_bad(targets=[])], "task 'a': targets is empty"),
+    (lambda: [_bad(targets=[Target("uut", "fsm", 50.0)])], "targets[0].metric 'fsm'"),
+    (lambda: [_bad(targets=[Target("nope", "line", 50.0)])], "targets[0].instance 'nope'"),
+])
+def test_bad_task_files_are_errors_naming_task_and_field(tasks, needle, tmp_path):
+    bench = tmp_path / "bench"
+    path = save_tasks(tasks() if tasks else [make_task("a")], bench, fmt="jsonl")
+    if tasks is None:  # save_tasks refuses duplicates: write the copy by hand, as a hostile file would
+        data = next(bench.rglob("*.jsonl"))
+        data.write_text(data.read_text() * 2)
+    assert path
+    res = CliRunner().invoke(eval_cmd, ["--model", "builtin/random", "--benchmark", str(bench), "--no-progress",
+                                        "--out", str(tmp_path / "run")])
+    assert res.exit_code == 2 and needle in res.output, res.output
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_truncated_cached_object_is_dropped_not_linked(tmp_path):
+    from ecov.harness.sim.buildcache import ObjectCache
+
+    cache, obj = ObjectCache(tmp_path / "objects"), tmp_path / "unit.o"
+    obj.write_bytes(b"\x7fELF" + bytes(range(256)) * 40)
+    cache.store("ab12", obj)
+    assert cache.fetch("ab12", tmp_path / "copy.o") and (tmp_path / "copy.o").read_bytes() == obj.read_bytes()
+    stored = cache.path("ab12")
+    stored.write_bytes(stored.read_bytes()[:100])  # a full disk, a killed copy
+    assert not cache.fetch("ab12", tmp_path / "bad.o")
+    assert not stored.exists() and not (tmp_path / "bad.o").exists()

@@ -174,3 +174,24 @@ def test_exported_csv_cells_cannot_run_as_formulas(tmp_path, runs):
     assert "'=HYPERLINK" in text and ',=HYPERLINK' not in text
     for col in ("finish_reason", "reasks", "stop_reason", "protocol", "tb_lang", "best_state_overall"):
         assert col in text.splitlines()[0]
+
+
+def test_the_site_never_ranks_a_run_on_a_benchmark_it_brought(tmp_path, runs, task):
+    """The benchmark swap: the run names a folder inside the submission called like a real benchmark."""
+    import csv
+
+    from ecov.leaderboard.site import build_site
+
+    honest = _submission(tmp_path, runs["direct"], name="honest")
+    swap = _submission(tmp_path, runs["direct"], name="swap")
+    save_tasks([task], swap / "ecov-embedded", fmt="jsonl")
+    _edit_config(swap, benchmark=str(swap / "ecov-embedded"))
+    report = build_site(honest.parent, tmp_path / "site")
+    rows = []
+    for p in (tmp_path / "site" / "tables").glob("*.csv"):
+        if not p.stem.endswith("-tasks"):
+            rows += list(csv.DictReader(p.open()))
+    by_name = {r["submission"]: r for r in rows}
+    assert by_name["swap"]["benchmark"].startswith("unknown benchmark") and by_name["swap"]["ranked"] == "False"
+    assert by_name["honest"]["benchmark"] == "ecov-embedded"
+    assert "unknown benchmark (ecov-embedded)" in report.tables or any("unknown" in t for t in report.tables)

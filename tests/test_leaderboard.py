@@ -232,7 +232,10 @@ def test_verify_honest_submission_cli_without_cache(tmp_path, runs, task, scorer
     path = cache / "scores" / key[:2] / f"{key}.json"
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps(fake.to_dict(timing=False)))
-    assert engine.score(task.design, WEAK_TB, 1).overall == 99.0  # a caching engine would believe it
+    # An entry without the digest of its key and content is dropped and recomputed, never served.
+    assert engine.score(task.design, WEAK_TB, 1).overall != 99.0 and path.exists()
+    path.write_text(json.dumps({**json.loads(path.read_text()), "result": fake.to_dict(timing=False)}))
+    assert engine.score(task.design, WEAK_TB, 1).overall != 99.0  # edited content: digest mismatch
 
     r = CliRunner().invoke(cli, ["verify", str(dest), "--json", "-q", "-j", "2"])
     assert r.exit_code == 0, r.output

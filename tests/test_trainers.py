@@ -310,7 +310,8 @@ def test_rejection_concurrent_requests_and_model_errors(student, engine, monkeyp
     from ecov.harness.models.litellm_model import api_seed
 
     answers = [full(GOOD), {"status": 400}, PATCH_WEAK_TO_MID, full(GOOD, "Again.")]
-    by_seed = {api_seed(11 + k, k): a for k, a in enumerate(answers)}  # revision k asks with seed 11 + k
+    # revision k asks with seed 11 + k, sample k, in the round after the state's (seeds vary per round)
+    by_seed = {api_seed(11 + k, k, 0, weak[0].round + 1): a for k, a in enumerate(answers)}
     with FakeOpenAIServer(lambda body: by_seed[body["seed"]]) as srv:
         teacher = get_model("openai/teacher", api_base=srv.url, max_retries=0, extra={"cache": False})
         rows, cands = rejection_rows(weak, {task.id: task}, teacher, engine, k=4, tau=5.0, stage=2,

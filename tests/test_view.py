@@ -100,8 +100,8 @@ def test_standing_ranks_only_the_whole_task_set():
 
 
 def test_a_one_task_run_is_never_ranked(runs, task, scorer, tmp_path):  # noqa: F811
-    """A run over a 1-task benchmark folder is ranked; the same run's records over the 16-task embedded
-    suite are listed apart as partial, with no rank, whatever their pass %."""
+    """A run over a 1-task benchmark folder is not ranked (no benchmark ECov knows); the same run's records
+    over the 16-task embedded suite are listed apart as partial, with no rank, whatever their pass %."""
     bench = tmp_path / "one-task"
     save_tasks([task], bench)
     write_manifest(bench, {"name": "one-task"})
@@ -119,8 +119,11 @@ def test_a_one_task_run_is_never_ranked(runs, task, scorer, tmp_path):  # noqa: 
     out = tmp_path / "site"
     build_site(subs, out, repo_url="https://example.org/ecov")
     html = (out / "index.html").read_text()
-    one = html.split('<section class="board" id="one-task-agentic">')[1].split("</section>")[0]
-    assert 'data-name="full"' in one and "Partial runs" not in one
+    # A benchmark folder a submission names is not one ECov knows (issue 24): listed apart, never ranked.
+    one = next(sec for sec in html.split('<section class="board"')[1:] if 'data-name="full"' in sec)
+    one = one.split("</section>")[0]
+    assert "unknown benchmark (one-task)" in one and "Partial runs, not ranked" in one
+    assert "names a benchmark ECov does not know" in one
     emb = html.split('<section class="board" id="ecov-embedded-agentic">')[1].split("</section>")[0]
     assert "Partial runs, not ranked" in emb and 'class="sortable leaderboard partial"' in emb
     row = emb.split('data-name="subset"')[1].split("</tr>")[0]

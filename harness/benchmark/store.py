@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ecov.harness.benchmark.spec import get_benchmark
+from ecov.harness.benchmark.validate import TaskError, validate_tasks
 from ecov.harness.contracts.spec import find_contract
 from ecov.harness.tasks import Task
 
@@ -289,6 +290,10 @@ def select_tasks(benchmark: str, split: str = "test", task_ids: tuple[str, ...] 
     try:
         tasks = load_benchmark(None if benchmark == EMBEDDED else benchmark, split)
     except (BenchmarkNotFound, FileNotFoundError, ValueError) as e:
+        raise TaskSelectionError(str(e), "--benchmark") from None
+    try:
+        validate_tasks(tasks, str(benchmark))  # a bad record is an error naming task and field, never 0%
+    except TaskError as e:
         raise TaskSelectionError(str(e), "--benchmark") from None
     if task_ids:
         known = {t.id for t in tasks}

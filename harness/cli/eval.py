@@ -192,7 +192,6 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
     llm = _get_model(model, api_base=api_base, temperature=temperature, top_p=top_p, max_tokens=max_tokens,
                      cache_dir=cache_dir, max_retries=max_retries, replay_run=replay_run, timeout=request_timeout,
                      extra={**request, **({"api_key": api_key} if api_key else {})} or None)
-    out = writable_folder(out or default_out(model, mode, agent, benchmark, protocol, tb_lang), "--out")
     rounds = 1 if mode == "direct" else (max_rounds or get_protocol(protocol).rounds)
     config = RunConfig(
         model=model, mode=mode, agent=agent if mode == "agentic" else "direct", benchmark=benchmark,
@@ -222,7 +221,8 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
         from ecov.harness.sandbox.rlimit import NOT_ISOLATED
 
         click.echo(f"warning: sandbox '{engine.isolation}' is {NOT_ISOLATED}", err=True)
-    try:
+    try:  # the folder is made only once every option is known to be usable
+        out = writable_folder(out or default_out(model, mode, agent, benchmark, protocol, tb_lang), "--out")
         outcome = run_eval(tasks, llm, config, out, scorer=scorer, workers=workers,
                            concurrency=concurrency, progress=not no_progress,
                            notify=lambda line: click.echo(line, err=True))

@@ -116,10 +116,11 @@ class LegalRandomModel:
         self.cycles = cycles
 
     def complete(self, req: ModelRequest) -> Completion:
-        if req.tb_lang != "sv":
-            raise ModelError(f"{NAME} writes SystemVerilog testbenches only (the run's track is {req.tb_lang!r})")
+        track = get_track(req.tb_lang)
+        if not track.binds_contracts:  # legalize() edits the testbench of a track that binds contracts
+            raise ModelError(f"{NAME} needs a track that binds interface contracts (the run's is {req.tb_lang!r})")
         try:
-            text = legalize(get_track("sv").random_answer(req, self.cycles), req)
+            text = legalize(track.random_answer(req, self.cycles), req)
         except (PlanError, ConstraintError) as e:
             raise ModelError(f"{NAME}: {e}") from e
         return Completion(text=text, model=NAME)

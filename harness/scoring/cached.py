@@ -102,18 +102,31 @@ class CachedScorer(ABC):
         path = self._cache_path(key)
         if self.config.use_cache and path.exists():
             try:
-                hit = ScoreResult.from_dict(json.loads(path.read_text()))
+                entry = json.loads(path.read_text())
+                if entry.get("key") != key or entry.get("digest") != entry_digest(key, entry["result"]):
+                    path.unlink(missing_ok=True)  # edited, torn or from an older layout: computed again
+                    return None
+                hit = ScoreResult.from_dict(entry["result"])
                 hit.cached = True
                 if (hit.isolation, hit.isolated) != (self.isolation, self.sandbox.isolated):
                     return None  # computed under another sandbox: never relabelled, computed again
                 return hit
-            except (json.JSONDecodeError, TypeError, KeyError):
+            except (json.JSONDecodeError, TypeError, KeyError, AttributeError):
                 path.unlink(missing_ok=True)
         return None
 
     def _store(self, key: str, result: ScoreResult) -> None:
         if self.config.use_cache and result.status not in (INFRA_ERROR, TIMEOUT):
-            write_text_atomic(self._cache_path(key), json.dumps(result.to_dict(timing=False), sort_keys=True))
+            d = result.to_dict(timing=False)
+            entry = {"key": key, "result": d, "digest": entry_digest(key, d)}
+            write_text_atomic(self._cache_path(key), json.dumps(entry, sort_keys=True))
+
+
+def entry_digest(key: str, result: dict) -> str:
+    """sha256 of a score-cache entry's key and result: checked on every read, so an entry edited by hand
+    or torn by a full disk is dropped and recomputed instead of served (issue 24)."""
+    blob = json.dumps({"key": key, "result": result}, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()
 
 
 __all__ = ["CachedScorer", "key_of"]

@@ -81,6 +81,14 @@ def plan_units(obj: Path, prefix: str, jobs: int = 1, extra: tuple[str, ...] = (
     return units
 
 
+def _file_digest(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
 class ObjectCache:
     """Compiled objects by content key, shared by every build on the machine (atomic writes)."""
 
@@ -91,14 +99,24 @@ class ObjectCache:
         return self.folder / key[:2] / f"{key}.o"
 
     def fetch(self, key: str, dest: Path) -> bool:
-        """Copy the object for ``key`` to ``dest``; False when it is not cached."""
+        """Copy the object for ``key`` to ``dest`` and check it against the digest stored beside it; False
+        when it is not cached, has no digest, or does not match (a truncated or edited object is dropped
+        and compiled again, never linked)."""
         src = self.path(key)
         try:
+            want = src.with_suffix(".sha256").read_text().strip()
             shutil.copyfile(src, dest)
-            os.utime(src)  # recently used: pruned last
-            return True
         except OSError:
             return False
+        if _file_digest(dest) != want:
+            dest.unlink(missing_ok=True)
+            src.unlink(missing_ok=True)
+            return False
+        try:
+            os.utime(src)  # recently used: pruned last
+        except OSError:
+            pass
+        return True
 
     def fetch_model(self, key: str, obj: Path) -> list[str] | None:
         """Every object of a model compiled before (any split), copied into ``obj``; None if any is missing."""
@@ -132,6 +150,11 @@ class ObjectCache:
             fd, tmp = tempfile.mkstemp(dir=dest.parent, suffix=".tmp")
             os.close(fd)
             shutil.copyfile(obj, tmp)
+            digest = _file_digest(Path(tmp))
+            fd, side = tempfile.mkstemp(dir=dest.parent, suffix=".tmp")
+            with os.fdopen(fd, "w") as f:
+                f.write(digest)
+            os.replace(side, dest.with_suffix(".sha256"))  # the digest first: an object never lacks one
             os.replace(tmp, dest)
         except OSError:
             return  # a cache that cannot be written only costs speed
@@ -148,6 +171,7 @@ class ObjectCache:
         objs.sort(reverse=True)
         for _, p in objs[keep:]:
             p.unlink(missing_ok=True)
+            p.with_suffix(".sha256").unlink(missing_ok=True)
 
 
 class CpuSlots:
