@@ -27,7 +27,7 @@ def format_summary(summary: dict[str, Any], per_task: bool = True) -> str:
         _row("pass %", f"{summary['pass_rate']:.1f}   ({summary['samples_passed']} of {summary['samples']} "
                        "samples met every target)"),
         *([_row("pass % random-hard", (f"{hard['pass_rate']:.1f}" if hard["pass_rate"] is not None else "–")
-                + f"   (on the {hard['tasks']} of {hard['of']} tasks builtin/random fails; harness/baseline.py)")]
+                + f"   (on the {hard['tasks']} of {hard['of']} tasks builtin/random fails; random_baseline.json)")]
           if (hard := summary.get("random_hard")) else []),
         *([_row("legal pass %", f"{lg['pass_rate']:.1f}   (on the {lg['tasks']} tasks with an interface contract: "
                 f"targets met before the first broken input rule; paper pass % there {lg['paper_pass_rate']:.1f}, "
