@@ -66,8 +66,10 @@ def test_image_runs_ecov_eval_with_the_hosts_figures(image, tmp_path):
                            "--out", str(host_out)], env=env, capture_output=True, text=True, timeout=600)
     assert host.returncode == 0, host.stdout + host.stderr
     outside = json.loads((host_out / "rounds.jsonl").read_text().splitlines()[0])["result"]
-    for key in ("status", "coverage", "overall", "uncovered", "uncovered_total", "key"):
+    for key in ("status", "coverage", "overall", "uncovered", "uncovered_total"):
         assert inside[key] == outside[key], key
+    # The cache key names the sandbox (a result computed under rlimit is never served as isolated).
+    assert (inside["key"] == outside["key"]) == (inside["isolation"] == outside["isolation"])
     assert (run / "samples.jsonl").read_bytes() == (host_out / "samples.jsonl").read_bytes()
 
 

@@ -191,7 +191,7 @@ def test_unknown_models():
     with pytest.raises(UnknownModelError, match="Accepted forms") as err:
         get_model("nosuchprovider/some-model")
     assert "hosted_vllm/<model>" in str(err.value) and "builtin/random" in str(err.value)
-    with pytest.raises(UnknownModelError, match="builtin/random, builtin/legal-random, builtin/replay, builtin/reference"):
+    with pytest.raises(UnknownModelError, match="builtin/legal-random, builtin/random, builtin/reference, builtin/replay"):
         get_model("builtin/oracle")
     with pytest.raises(UnknownModelError):
         get_model("")

@@ -25,8 +25,9 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 
 def builtin_names() -> list[str]:
-    """The registered models (builtin/random, builtin/replay, builtin/reference and any plugin's)."""
-    return list(registry.items(MODEL))  # in registration order
+    """The registered models (builtin/random, builtin/legal-random, builtin/replay, builtin/reference and any
+    plugin's), sorted: the order modules happen to register in must not show in messages."""
+    return registry.names(MODEL)
 
 
 def get_model(
