@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.cocotb import TB_FILE
-from ecov.harness.tracks.sv.prompts import _file_block, _lang_for, followup_turn, patch_format, step_messages
+from ecov.harness.tracks.sv.prompts import design_sections, followup_turn, patch_format, step_messages
 
 SYSTEM_PROMPT = (
     "You are an expert hardware verification engineer. You write self-checking Python testbenches with "
@@ -76,11 +76,7 @@ def task_text(task: Task) -> str:
         "everything below it."
     )
     parts.append("## Coverage targets\n" + target_text(task))
-    if task.spec_files:
-        parts.append("## Specification\n\n" + "\n\n".join(
-            _file_block(f.name, f.content, _lang_for(f.name)) for f in task.spec_files))
-    parts.append("## Design files (RTL)\n\n" + "\n\n".join(
-        _file_block(f.name, f.content, _lang_for(f.name) or "systemverilog") for f in task.rtl_files))
+    parts.extend(design_sections(task))
     parts.append(RULES)
     return "\n\n".join(parts)
 

@@ -183,6 +183,17 @@ def format_targets(task: Task) -> str:
     return "\n".join(lines) if lines else "- as high as possible"
 
 
+def design_sections(task: Task) -> list[str]:
+    """The specification and RTL sections of a task text, the same for every track."""
+    parts = []
+    if task.spec_files:
+        parts.append("## Specification\n\n" + "\n\n".join(
+            _file_block(f.name, f.content, _lang_for(f.name)) for f in task.spec_files))
+    parts.append("## Design files (RTL)\n\n" + "\n\n".join(
+        _file_block(f.name, f.content, _lang_for(f.name) or "systemverilog") for f in task.rtl_files))
+    return parts
+
+
 def task_text(task: Task, interface_rules: bool = True) -> str:
     """The task part every ecov prompt starts with: instructions, DUT, targets, spec, RTL, rules.
     ``interface_rules``: the track binds contracts, so a task with one is told its rules are checked."""
@@ -196,11 +207,7 @@ def task_text(task: Task, interface_rules: bool = True) -> str:
         "and everything below it."
     )
     parts.append("## Coverage targets\n" + format_targets(task))
-    if task.spec_files:
-        parts.append("## Specification\n\n" + "\n\n".join(
-            _file_block(f.name, f.content, _lang_for(f.name)) for f in task.spec_files))
-    parts.append("## Design files (RTL)\n\n" + "\n\n".join(
-        _file_block(f.name, f.content, _lang_for(f.name) or "systemverilog") for f in task.rtl_files))
+    parts.extend(design_sections(task))
     parts.append(RULES)
     if interface_rules and task.contract is not None:  # issue 22: said, never the monitor's code
         parts.append(INTERFACE_RULES)
