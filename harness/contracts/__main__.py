@@ -3,6 +3,9 @@
 ``hash`` prints the design_sha256 to put in contract.json; ``check`` scores the task's reference
 testbench(es) with the contract bound and prints the first violation, bins hit and whether the DUT's
 coverage is unchanged by the monitor (the calibration every shipped contract must pass).
+``--reference-dir DIR`` scores ``DIR/<task id>.sv`` instead of the built task's references (a reference
+being fixed before the benchmark is rebuilt); the output then says whether the task's current targets are
+met, on the whole run and on its legal part.
 """
 
 from __future__ import annotations
@@ -11,9 +14,11 @@ import argparse
 import json
 import sys
 from dataclasses import replace
+from pathlib import Path
 
 from ecov.harness.benchmark.store import load_benchmark
 from ecov.harness.contracts.spec import ContractError, check, design_sha256
+from ecov.harness.core.records import SourceFile
 from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.tracks.sv.scorer import Engine
 
@@ -23,6 +28,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("command", choices=["hash", "check"])
     ap.add_argument("benchmark", help="ecov-embedded, cvdp-ecov, autoeval-ecov or a built folder")
     ap.add_argument("tasks", nargs="*", help="task ids (default: every task; for check, every task with a contract)")
+    ap.add_argument("--reference-dir", type=Path, default=None,
+                    help="score DIR/<task id>.sv (when it exists) instead of the built references")
     args = ap.parse_args(argv)
     tasks = load_benchmark(args.benchmark)
     if args.tasks:
@@ -42,7 +49,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{t.id}: ERROR {e}")
             bad += 1
             continue
-        for tb in t.reference_tbs:
+        refs = list(t.reference_tbs)
+        if args.reference_dir is not None and (args.reference_dir / f"{t.id}.sv").is_file():
+            path = args.reference_dir / f"{t.id}.sv"
+            refs = [SourceFile(path.name, path.read_text())]
+        for tb in refs:
             with_c = engine.score(t.design, tb.content)
             without = engine.score(replace(t.design, contract=None), tb.content)
             legal = with_c.legal
@@ -53,7 +64,10 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps({"task": t.id, "tb": tb.name, "status": with_c.status, "errors": with_c.errors[:3],
                               "coverage_unchanged": same, "violation": legal.get("violation"),
                               "violations": legal.get("violations"), "bins_missed": missed,
-                              "bins": f"{len(legal.get('bins', []))}/{len(meta.bins)}", "ok": ok}))
+                              "bins": f"{len(legal.get('bins', []))}/{len(meta.bins)}",
+                              "targets": {f"{x.instance}:{x.metric}": x.percent for x in t.targets},
+                              "overall": with_c.overall, "meets": with_c.meets(t.targets),
+                              "meets_legal": with_c.meets_legal(t.targets), "ok": ok}))
     return 1 if bad else 0
 
 
