@@ -6,7 +6,9 @@ ports. The calibration table is benchmarks/*/contracts/README.md (scripts/calibr
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -19,26 +21,21 @@ from ecov.harness.tracks.sv.scorer import Engine
 BENCHMARKS = ("cvdp-ecov", "autoeval-ecov")
 TASKS = {(b, t.id): t for b in BENCHMARKS for t in load_benchmark(b) if t.contract is not None}
 
+BREAKS_DIR = Path(__file__).parent / "data" / "contract_breaks"
+
+
+def _breaks() -> dict[tuple[str, str], tuple[str, str]]:
+    """tests/data/contract_breaks/<task id>.json: {rule: {"where": "first"|"last", "block": SV}} per task."""
+    out = {}
+    for f in sorted(BREAKS_DIR.glob("*.json")):
+        for rule, b in json.loads(f.read_text()).items():
+            out[(f.stem, rule)] = (b["where"], b["block"])
+    return out
+
+
 # One block per shipped rule, injected into the reference testbench's module `where` ("first" or "last"
 # module of the file): it breaks that rule once, after the reference has run a while.
-BREAKS = {
-    ("cvdp_copilot_gaussian_rounding_div_0014", "inputs_stable_until_complete"): ("last",
-        "initial begin wait (rst_n); repeat (3) @(posedge start); repeat (3) @(negedge clk); dividend = ~dividend; end"),
-    ("cvdp_copilot_binary_search_tree_sorting_0030", "start_only_after_previous_search"): ("last",
-        "initial begin @(posedge complete_found); #1 start = 1; @(posedge clk); #1 start = 0; end"),
-    ("cvdp_copilot_binary_search_tree_sorting_0030", "inputs_stable_during_search"): ("last",
-        "initial begin repeat (3) @(posedge start); @(negedge clk); @(negedge clk); search_key = ~search_key; end"),
-    ("cvdp_copilot_binary_search_tree_sorting_0030", "valid_bst"): ("last",
-        "initial begin repeat (5) @(posedge start); left_child[3:0] = 4'd0; end"),
-    ("cvdp_copilot_binary_search_tree_sorting_0015", "start_only_after_done"): ("last",
-        "initial begin @(posedge done); #1 start = 1; @(posedge clk); #1 start = 0; end"),
-    ("cvdp_copilot_MSHR_0003", "allocate_only_when_ready"): ("last",
-        "initial begin @(negedge allocate_ready); #3 allocate_valid = 1; @(posedge clk); #2 allocate_valid = 0; end"),
-    ("cvdp_copilot_signed_adder_0003", "start_only_in_idle"): ("last",
-        "initial begin wait (o_status == 2'b01); @(negedge i_clk); #1 i_start = 1; @(posedge i_clk); #1 i_start = 0; end"),
-    ("Prob079_fsm3onehot", "state_one_hot"): ("first", "initial begin #101 state = 4'b0011; end"),
-    ("Prob150_review2015_fsmonehot", "state_one_hot"): ("first", "initial begin #101 state = 10'b11; end"),
-}
+BREAKS = _breaks()
 
 
 @pytest.fixture(scope="module")
