@@ -260,3 +260,8 @@ def test_legal_random_refuses_constraints_on_unknown_ports():
         legalize_block([{"kind": "zero", "port": "nope"}], {"a": 1}, set())
     with pytest.raises(ConstraintError, match="condition"):
         legalize_block([{"kind": "hold", "ports": ["a"], "while": "a && b"}], {"a": 1}, {"b"})
+    with pytest.raises(ConstraintError, match="condition"):
+        legalize_block([{"kind": "pulse_when", "port": "a", "when": "!b == 1"}], {"a": 1}, {"b"})
+    block = "\n".join(legalize_block([{"kind": "pulse_when", "port": "a", "when": "b == 0"},
+                                      {"kind": "hold", "ports": ["a"], "while": "b != 2"}], {"a": 1}, {"b"}))
+    assert "if (!(b == 0)) a = '0;" in block and "if (b != 2) a = ecov_legal_prev_a;" in block

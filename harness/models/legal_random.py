@@ -23,7 +23,7 @@ from ecov.harness.tracks.random_plan import PlanError, ports_and_roles
 NAME = "builtin/legal-random"
 DRIVE_LINE = "      ecov_drive(ecov_fresh);\n"
 ZERO_LINE = "    ecov_drive_zero();\n"
-_IDENT = re.compile(r"^!?[A-Za-z_]\w*$")
+_COND = re.compile(r"^(!?)([A-Za-z_]\w*)(?:\s*(==|!=)\s*(\d+))?$")
 
 
 class ConstraintError(ValueError):
@@ -31,10 +31,14 @@ class ConstraintError(ValueError):
 
 
 def _cond(expr: str, names: set[str]) -> str:
-    """A ``while``/``when`` condition: a DUT port name, optionally negated with ``!``."""
-    if not _IDENT.match(expr or "") or expr.lstrip("!") not in names:
-        raise ConstraintError(f"condition {expr!r} must be a DUT port name, optionally prefixed by '!'")
-    return f"({expr})"
+    """A ``while``/``when`` condition: a DUT port name, optionally negated with ``!``, or a port compared
+    with a decimal constant (``o_status == 0``, ``state != 3``): what a multi-bit status output needs."""
+    m = _COND.match((expr or "").strip())
+    if not m or m.group(2) not in names or (m.group(1) and m.group(3)):
+        raise ConstraintError(f"condition {expr!r} must be a DUT port name, optionally prefixed by '!', "
+                              "or 'port == N' / 'port != N'")
+    neg, name, op, value = m.groups()
+    return f"({name} {op} {value})" if op else f"({neg}{name})"
 
 
 def legalize_block(constraints: list[dict[str, Any]], widths: dict[str, int], outputs: set[str]) -> list[str]:
