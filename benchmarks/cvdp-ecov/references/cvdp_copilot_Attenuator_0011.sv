@@ -15,7 +15,7 @@ module tb;
 
   task automatic send(input [4:0] v, input int cycles);
     data = v;
-    repeat (cycles) @(posedge clk);
+    repeat (cycles < 2 ? 2 : cycles) @(posedge clk);  // each value held at least 2 cycles
   endtask
 
   initial begin
