@@ -38,8 +38,9 @@ module tb_cdc_pulse_synchronizer;
         src_half = sh; des_half = dh;
         repeat (2) @(posedge src_clock);
         for (int i = 0; i < n; i++) pulse_and_wait();
-        // back-to-back pulses on consecutive source cycles
-        @(negedge src_clock); src_pulse = 1; repeat (2) @(negedge src_clock); src_pulse = 0;
+        // two one-cycle pulses one source cycle apart
+        @(negedge src_clock); src_pulse = 1; @(negedge src_clock); src_pulse = 0;
+        @(negedge src_clock); src_pulse = 1; @(negedge src_clock); src_pulse = 0;
         repeat (5) @(posedge des_clock);
     endtask
 
