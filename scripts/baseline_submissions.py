@@ -1,6 +1,6 @@
 """Re-make the shipped baseline submissions (leaderboard/submissions/) from scratch: run each builtin model
 with ecov-eval (resumable run folders under --runs), put the run in the submissions folder with its
-metadata, and verify it.
+metadata, and verify it; then write each benchmark's random_baseline.json from the same builtin/random runs.
 
     python scripts/baseline_submissions.py [--runs runs/baselines] [--only NAME ...] [--no-verify] [-j 2]
 
@@ -97,6 +97,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if rows else 2
     for b in rows:
         make(b, args.runs, args.workers, not args.no_verify)
+    for bench in sorted({b.benchmark for b in rows}):  # the random floor beside every model: same runs
+        direct, agentic = (next((b for b in _rows() if b.benchmark == bench and b.model == "builtin/random"
+                                 and b.mode == m), None) for m in ("direct", "agentic"))
+        if direct and agentic and (args.runs / direct.name).is_dir() and (args.runs / agentic.name).is_dir():
+            _run(["ecov-data", "random-baseline", bench, "--from-runs", str(args.runs / direct.name),
+                  str(args.runs / agentic.name)])
     return 0
 
 
