@@ -10,15 +10,22 @@ module tb;
     encode = {d[3], d[2], d[1], d[1] ^ d[2] ^ d[3], d[0], d[0] ^ d[2] ^ d[3], d[0] ^ d[1] ^ d[3], 1'b0};
   endfunction
 
+  // a codeword or a codeword with one bit flipped (the prompt allows only single-bit errors)
+  function automatic bit at_most_one_error(input [7:0] v);
+    at_most_one_error = 0;
+    for (int d = 0; d < 16; d++)
+      for (int p = 0; p <= 8; p++) if ((encode(d) ^ (p < 8 ? 8'h1 << p : 8'h0)) == v) at_most_one_error = 1;
+  endfunction
+
   initial begin
     // clean codewords, then every single-bit error position (including the redundant bit 0)
     for (int d = 0; d < 16; d++) begin
       data_in = encode(d); #10 $display("%b -> %b", data_in, data_out);
       for (int p = 0; p < 8; p++) begin data_in = encode(d) ^ (8'h1 << p); #10; end
     end
-    // every 8-bit pattern (double errors and redundant bit set)
-    for (int v = 0; v < 256; v++) begin data_in = v; #10; end
-    for (int v = 255; v >= 0; v--) begin data_in = v; #10; end
+    // every 8-bit pattern with at most one bit in error, up and down
+    for (int v = 0; v < 256; v++) if (at_most_one_error(v)) begin data_in = v; #10; end
+    for (int v = 255; v >= 0; v--) if (at_most_one_error(v)) begin data_in = v; #10; end
     $finish;
   end
 endmodule
