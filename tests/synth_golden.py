@@ -66,26 +66,45 @@ def _normalise(text: str, root: Path, jsonl: bool) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-def outputs(root: Path, engine=None) -> dict[str, str]:
+def record(root: Path) -> tuple[str, str, str]:
+    """The student's agentic and direct runs and their task file: (agentic, direct, tasks) paths."""
     mp = pytest.MonkeyPatch()
     try:
         _, agentic, tasks = record_student_run(root / "a", mp)
         _, direct, _ = record_direct_run(root / "d", mp)
-        engine = engine if engine is not None else Engine(EngineConfig())
-        out: dict[str, str] = {}
-        for name, spec in _cases(str(agentic.root), str(direct.root), str(tasks), "http://unused/v1").items():
-            with FakeOpenAIServer(list(SCRIPTS.get(name, []))) as srv:
-                if "rejection" in spec:
-                    spec["rejection"]["reviser"]["api_base"] = srv.url
-                cfg = config_from_dict({**spec, "output_dir": str(root / name)})
-                synth_stage(cfg, engine=engine, log=lambda _m: None)
-            for f in FILES:
-                p = root / name / f
-                if p.exists():
-                    out[f"{name}/{f}"] = _normalise(p.read_text(), root, f.endswith(".jsonl"))
-        return out
     finally:
         mp.undo()
+    return str(agentic.root), str(direct.root), str(tasks)
+
+
+CASES = ("stage0", "stage0_all", "stage0_rescore", "ecov1", "llm4cov1")
+
+
+def run_case(name: str, root: Path, runs: tuple[str, str, str], engine) -> dict[str, str]:
+    """Synth one case into ``root/name``; its output files, normalised."""
+    spec = _cases(*runs, "http://unused/v1")[name]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("OPENAI_API_KEY", "dummy")
+        with FakeOpenAIServer(list(SCRIPTS.get(name, []))) as srv:
+            if "rejection" in spec:
+                spec["rejection"]["reviser"]["api_base"] = srv.url
+            synth_stage(config_from_dict({**spec, "output_dir": str(root / name)}), engine=engine,
+                        log=lambda _m: None)
+    out = {}
+    for f in FILES:
+        p = root / name / f
+        if p.exists():
+            out[f"{name}/{f}"] = _normalise(p.read_text(), root, f.endswith(".jsonl"))
+    return out
+
+
+def outputs(root: Path, engine=None) -> dict[str, str]:
+    runs = record(root)
+    engine = engine if engine is not None else Engine(EngineConfig())
+    out: dict[str, str] = {}
+    for name in CASES:
+        out.update(run_case(name, root, runs, engine))
+    return out
 
 
 if __name__ == "__main__":  # python tests/synth_golden.py --write

@@ -33,6 +33,10 @@ def _input_errors() -> tuple[type[Exception], ...]:
 
 _INPUT_ERRORS = _input_errors()
 
+_workers_opt = click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True,
+                            help="Builds and simulations at once with --executor local (revisions of a state, "
+                                 "re-scored rows); with --executor ray the cluster's CPUs.")
+
 
 def _log(msg: str) -> None:
     click.echo(msg, err=True)
@@ -65,19 +69,30 @@ def main() -> None:
     """Reference trainers: synthesis, worst-state sampling, coverage-guided rejection, SFT."""
 
 
-@main.command()
-@_config_opt
-@executor_options
-def synth(config_path: str, executor: str, ray_address: str | None) -> None:
-    """Build the stage's training rows (no SFT): writes rows.jsonl, curation.json and reports."""
-    from ecov.trainers.stages import make_engine, sources_track, synth_stage
+def _executor(cfg: StageConfig, executor: str, ray_address: str | None, workers: int):
+    """The executor every score of the stage goes through (ecov.harness.scoring.executor)."""
+    from ecov.trainers.scoring import make_engine, sources_track
 
-    cfg = _load(config_path)
     try:
         track = sources_track(cfg.sources)
     except _INPUT_ERRORS as e:
         raise _bad_input(e) from None
-    scorer = executor_from_options(executor, ray_address, make_engine(track))
+    ex = executor_from_options(executor, ray_address, make_engine(track), workers)
+    if executor != "local":
+        _log(f"executor: {ex.describe()}")
+    return ex
+
+
+@main.command()
+@_config_opt
+@executor_options
+@_workers_opt
+def synth(config_path: str, executor: str, ray_address: str | None, workers: int) -> None:
+    """Build the stage's training rows (no SFT): writes rows.jsonl, curation.json and reports."""
+    from ecov.trainers.stages import synth_stage
+
+    cfg = _load(config_path)
+    scorer = _executor(cfg, executor, ray_address, workers)
     try:
         out = synth_stage(cfg, engine=scorer, log=_log)
     except _INPUT_ERRORS as e:
@@ -118,7 +133,9 @@ def sft(config_path: str, rows_path: str | None) -> None:
 @main.command()
 @_config_opt
 @click.option("--no-sft", is_flag=True, help="Stop after curation (same as sft.enabled: false).")
-def stage(config_path: str, no_sft: bool) -> None:
+@executor_options
+@_workers_opt
+def stage(config_path: str, no_sft: bool, executor: str, ray_address: str | None, workers: int) -> None:
     """Run a whole stage: synth/sample -> reject -> curate -> SFT."""
     from ecov.trainers.stages import run_stage
 
@@ -129,14 +146,17 @@ def stage(config_path: str, no_sft: bool) -> None:
         _need_train_extra()
     from ecov.trainers.sft import MixedStagesError
 
+    scorer = _executor(cfg, executor, ray_address, workers)
     try:
-        summary = run_stage(cfg, log=_log)
+        summary = run_stage(cfg, engine=scorer, log=_log)
     except _INPUT_ERRORS as e:
         raise _bad_input(e) from None
     except MixedStagesError as e:
         raise _bad_input(e) from None
     except ValueError as e:  # e.g. rejection kept no revision, so there is nothing to train on
         raise click.ClickException(f"{e} (the stage's reports are in {cfg.output_dir})") from None
+    finally:
+        scorer.close()
     click.echo(json.dumps(summary, indent=2))
 
 

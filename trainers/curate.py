@@ -12,9 +12,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from ecov.harness.core.records import COMPILE_ERROR, INFRA_ERROR, OK, REJECTED, ScoreResult
+from ecov.harness.core.records import COMPILE_ERROR, INFRA_ERROR, OK, REJECTED
 from ecov.harness.tasks import Task
-from ecov.trainers.synth import Row, coverage_of
+from ecov.trainers.runview import coverage_of
+from ecov.trainers.scoring import as_executor, score_all
+from ecov.trainers.synth import Row
 
 NOT_COMPILED = (REJECTED, COMPILE_ERROR, INFRA_ERROR)
 
@@ -88,10 +90,11 @@ def curate(rows: list[Row], require: str = "compile", dedupe: bool = True) -> Cu
 
 def validate_rows(rows: list[Row], tasks: dict[str, Task], engine, seed: int = 1,
                   coverage: str = "overall") -> None:
-    """Parse each response against the testbench its prompt showed and score it; update row.meta."""
+    """Parse each response against the testbench its prompt showed, score the parsed ones through the
+    executor (``engine``: an Executor, or an engine wrapped in a local one) and update row.meta."""
     from ecov.harness.parse import module_names, parse_response
-    from ecov.trainers.scoring import as_scorer
 
+    todo: list[tuple[Row, Task, str]] = []
     for row in rows:
         task = tasks[row.task_id]
         current = row.meta.get("state_testbench") or None
@@ -102,7 +105,9 @@ def validate_rows(rows: list[Row], tasks: dict[str, Task], engine, seed: int = 1
         if not parsed.ok:
             row.meta["status"] = ""
             continue
-        res: ScoreResult = as_scorer(engine)(task.design, parsed.testbench, seed)
+        todo.append((row, task, parsed.testbench))
+    results = score_all(as_executor(engine), [(task.design, tb, seed) for _, task, tb in todo])
+    for (row, task, _), res in zip(todo, results, strict=True):
         row.meta.update(status=res.status, errors=res.errors[:3],
                         coverage=round(coverage_of(res, task.targets, coverage), 2), rescored=True)
 

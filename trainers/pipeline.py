@@ -16,7 +16,9 @@ run folders inside a step that was cut off):
 
 Models are served for the steps that need them and stopped after: ``vllm`` (``vllm serve``), ``tiny``
 (ecov.trainers.tiny_server, CPU smoke), ``endpoint`` (a server the user runs) or ``builtin`` (no server).
-SFT runs as a subprocess, through ``accelerate launch`` with the shipped FSDP config when asked.
+SFT runs as a subprocess, through ``accelerate launch`` with the shipped FSDP config when asked. Builds and
+simulations (evaluations, synth's rollouts, revisions and re-scoring) run where ``executor`` says: this
+machine (``local``) or a Ray cluster (``kind: ray``, ``ray_address``).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -71,6 +74,19 @@ class EvalSpec:
 
 
 @dataclass
+class ExecutorSpec:
+    """Where the steps' builds and simulations run (ecov.harness.scoring.executor): ``local`` or ``ray``."""
+
+    kind: str = "local"
+    ray_address: str = ""  # the head's HOST:PORT or auto; empty: $RAY_ADDRESS, else a local cluster
+    workers: int = 0  # synth with kind local: builds at once (0: ecov-train's default)
+
+    def args(self) -> list[str]:
+        """The ``--executor`` / ``--ray-address`` arguments of ecov-eval and ecov-train synth."""
+        return ["--executor", self.kind] + (["--ray-address", self.ray_address] if self.ray_address else [])
+
+
+@dataclass
 class PipelineConfig:
     workdir: str
     corpus: dict[str, Any]
@@ -87,6 +103,7 @@ class PipelineConfig:
     allow_empty_stage: bool = False  # a stage whose synth keeps no row: error (default) or carry the checkpoint on
     submission: dict[str, Any] = field(default_factory=dict)
     stage_list: list[int] = field(default_factory=lambda: [0, 1, 2])
+    executor: ExecutorSpec = field(default_factory=ExecutorSpec)
 
 
 def _dc(cls, d: dict[str, Any] | None, where: str):
@@ -104,7 +121,8 @@ def load_pipeline(path: str | Path) -> PipelineConfig:
         raise ConfigError(f"config file not found: {p}")
     d = yaml.safe_load(p.read_text()) or {}
     specs = {"teacher": ServeSpec, "student_serve": ServeSpec, "teacher_direct": EvalSpec,
-             "teacher_agentic": EvalSpec, "student_direct": EvalSpec, "final_eval": EvalSpec}
+             "teacher_agentic": EvalSpec, "student_direct": EvalSpec, "final_eval": EvalSpec,
+             "executor": ExecutorSpec}
     for k, cls in specs.items():
         if k in d:
             d[k] = _dc(cls, d[k], k)
@@ -115,6 +133,8 @@ def load_pipeline(path: str | Path) -> PipelineConfig:
     if cfg.teacher.kind not in ("vllm", "tiny", "endpoint", "builtin") or \
             cfg.student_serve.kind not in ("vllm", "tiny"):
         raise ConfigError(f"{p}: teacher.kind is vllm|tiny|endpoint|builtin; student_serve.kind is vllm|tiny")
+    if cfg.executor.kind not in ("local", "ray") or (cfg.executor.ray_address and cfg.executor.kind != "ray"):
+        raise ConfigError(f"{p}: executor.kind is local|ray (ray_address only with ray)")
     return cfg
 
 
@@ -142,7 +162,8 @@ def _run(cmd: list[str], log: Path, env: dict[str, str] | None = None) -> None:
         f.flush()
         rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})}).returncode
     if rc != 0:
-        tail = "".join(log.read_text().splitlines(keepends=True)[-15:])
+        with open(log, errors="replace") as f:
+            tail = "".join(deque(f, maxlen=15))
         raise StepFailed(f"{cmd[0]} exited {rc} (log: {log}):\n{tail}")
 
 
@@ -259,6 +280,8 @@ class Pipeline:
             cmd += ["--task-id", t]
         if suffix is not None:
             cmd += ["--instructions-suffix", str(suffix)]
+        if self.cfg.executor.kind != "local":
+            cmd += self.cfg.executor.args()
         _run(cmd, folder / "log.txt", {"OPENAI_API_KEY": os.environ.get("OPENAI_API_KEY", "unused-local")})
         s = json.loads((run / "summary.json").read_text())
         line = {k: s.get(k) for k in ("tasks", "samples", "pass_rate", "avg_overall", "errors") if k in s}
@@ -283,7 +306,11 @@ class Pipeline:
         return path
 
     def _synth(self, folder: Path, cfg_path: Path) -> dict[str, Any]:
-        _run(_tool("ecov-train") + ["synth", "--config", str(cfg_path)], folder / "log.txt")
+        ex = self.cfg.executor
+        cmd = _tool("ecov-train") + ["synth", "--config", str(cfg_path), *ex.args()]
+        if ex.workers:
+            cmd += ["--workers", str(ex.workers)]
+        _run(cmd, folder / "log.txt")
         rows = folder / "out" / "rows.jsonl"
         n = sum(1 for _ in open(rows))
         return {"config": str(cfg_path), "rows": n, "rows_path": str(rows), "summary": f"{n} training rows"}

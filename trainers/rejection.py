@@ -2,7 +2,8 @@
 
 For a state s = (task, x_t, o_t) with coverage c(x_t), the reviser (the teacher in stage 1, the student
 in stage 2; any LiteLLM model, a vLLM server included) is asked K times with the evaluation prompt of
-s. Each answer is parsed against x_t (full file or patch, as in evaluation) and scored by the engine.
+s. Each answer is parsed against x_t (full file or patch, as in evaluation) and scored through the
+executor (ecov.trainers.scoring), the K of a state at once.
 A revision y is eligible when it parsed, its run ended with status ``ok`` (compiled, ran, $finish) and
 
     gain(y) = c(y) - c(x_t) >= tau        (percentage points of the chosen coverage measure)
@@ -25,8 +26,9 @@ from ecov.harness.core.protocol import get_protocol
 from ecov.harness.core.records import OK, ScoreResult
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.base import get_track, tb_io
-from ecov.trainers.scoring import as_scorer
-from ecov.trainers.synth import Row, State, coverage_of
+from ecov.trainers.runview import coverage_of
+from ecov.trainers.scoring import as_executor, score_all
+from ecov.trainers.synth import Row, State
 
 # Candidate outcomes, in the report's ``reason`` field.
 KEPT = "kept"
@@ -108,9 +110,9 @@ def ask(reviser, requests: list, concurrency: int = 1) -> list:
 def revise_state(state: State, task: Task, reviser, engine, k: int, tau: float, seed: int = 1,
                  coverage: str = "overall", concurrency: int = 1,
                  tb_lang: str | None = None) -> tuple[list[Candidate], list[dict[str, str]]]:
-    """Sample K revisions of one state (``concurrency`` requests in flight), parse and score each in
-    order, and judge them. Returns (candidates, prompt)."""
-    from ecov.harness.loop.agent import safe_score
+    """Sample K revisions of one state (``concurrency`` requests in flight), parse each, score the parsed
+    ones through the executor (``engine``: an Executor, or an engine wrapped in a local one), and judge
+    them. Returns (candidates, prompt)."""
     from ecov.harness.models import ModelError, ModelRequest
     from ecov.harness.parse import module_names
 
@@ -126,8 +128,8 @@ def revise_state(state: State, task: Task, reviser, engine, k: int, tau: float, 
     answers = ask(reviser, requests, concurrency)
     ask_seconds = (time.monotonic() - t0) / max(1, k)
     cands: list[Candidate] = []
+    parsed_ok: list[Candidate] = []
     for i, comp in enumerate(answers):
-        t1 = time.monotonic()
         cand = Candidate(state.key, task.id, i, state.coverage, "")
         cands.append(cand)
         if isinstance(comp, ModelError):
@@ -139,14 +141,20 @@ def revise_state(state: State, task: Task, reviser, engine, k: int, tau: float, 
         if not parsed.ok:
             cand.reason, cand.detail = PARSE_ERROR, parsed.error[:300]
         else:
-            res = safe_score(as_scorer(engine), task.design, parsed.testbench, seed)
             cand.testbench = parsed.testbench
-            cand.status = res.status
-            cand.coverage = round(coverage_of(res, task.targets, coverage), 2)
-            cand.gain = round(cand.coverage - state.coverage, 2)
-            if res.status != OK:
-                cand.detail = "; ".join(res.errors[:2])[:300]
-        cand.seconds = round(ask_seconds + time.monotonic() - t1, 3)
+            parsed_ok.append(cand)
+    # The parsed revisions go to the executor together (a Ray cluster builds them in parallel).
+    t1 = time.monotonic()
+    results = score_all(as_executor(engine, tb_lang), [(task.design, c.testbench, seed) for c in parsed_ok])
+    score_seconds = (time.monotonic() - t1) / max(1, len(parsed_ok))
+    for cand, res in zip(parsed_ok, results, strict=True):
+        cand.status = res.status
+        cand.coverage = round(coverage_of(res, task.targets, coverage), 2)
+        cand.gain = round(cand.coverage - state.coverage, 2)
+        if res.status != OK:
+            cand.detail = "; ".join(res.errors[:2])[:300]
+    for cand in cands:
+        cand.seconds = round(ask_seconds + (score_seconds if cand.testbench else 0.0), 3)
     judge(cands, tau)
     return cands, prompt
 

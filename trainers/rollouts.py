@@ -27,6 +27,7 @@ from ecov.harness.core.run_folder import RoundRecord, RunConfig, RunFolder
 from ecov.harness.tasks import Task
 from ecov.trainers.config import RolloutConfig
 from ecov.trainers.inject import inject_rules
+from ecov.trainers.runview import read_finished
 from ecov.trainers.synth import State
 
 REPLAY_MODEL = "replay:selected-state"
@@ -157,16 +158,13 @@ def run_rollouts(selected: list[State], tasks: dict[str, Task], model, scorer, c
 
 
 def read_rollouts(folder: RunFolder, selected: list[State], reps: int) -> list[Rollout]:
-    """Every finished rollout of the plan, from the run folder (the last attempt of each sample)."""
-    from ecov.harness.evaluation.runner import finished_rounds
-
-    rounds = finished_rounds(folder)
-    errors = {(s.task_id, s.sample): s.error for s in folder.samples()}
+    """Every finished rollout of the plan, from the run folder (the last attempt of each sample), in one pass."""
+    fin = read_finished(folder, RoundRecord.from_dict)
     out = []
     for i, state in enumerate(selected):
         for rep in range(reps):
             n = i * reps + rep
             key = (state.task_id, n)
-            if key in rounds:
-                out.append(Rollout(state, rep, n, rounds[key], errors.get(key, "")))
+            if key in fin.trajectories:
+                out.append(Rollout(state, rep, n, fin.trajectories[key], fin.errors.get(key, "")))
     return out

@@ -1,17 +1,23 @@
 """The one place trainers/ turns (design, testbench, seed) into a ScoreResult.
 
-Everything that simulates (rollouts, revisions, re-validation) takes the callable ``make_scorer``
-returns, so a different executor (e.g. a Ray pool) plugs in here and nowhere else. The engine is the
-source runs' track's (``sources_track``): a cocotb run's states are re-scored as Python testbenches.
+Everything that simulates goes through an executor (ecov.harness.scoring.executor): ``as_executor``
+gives the one the CLI built (``--executor ray --ray-address ...``: builds and simulations on a Ray
+cluster) or a local one around the engine. Rollouts call its ``score`` from their sample threads;
+revisions and re-validation hand it their candidates at once (``score_all``), ``parallelism`` in flight.
+The engine is the source runs' track's (``sources_track``): a cocotb run's states are re-scored as
+Python testbenches.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 from ecov.harness.core.records import Design, ScoreResult
 from ecov.harness.core.run_folder import RunFolder
+from ecov.harness.loop.agent import safe_score
 from ecov.harness.scoring.config import EngineConfig
+from ecov.harness.scoring.executor import Executor, LocalExecutor
 from ecov.harness.tracks.base import get_track
 
 Scorer = Callable[[Design, str, int], ScoreResult]
@@ -41,3 +47,32 @@ def as_scorer(engine_or_scorer) -> Scorer:
     """Accept an Engine (anything with ``.score``) or a scorer callable."""
     score = getattr(engine_or_scorer, "score", None)
     return score if callable(score) else engine_or_scorer
+
+
+class _ScorerEngine:
+    """A bare scorer callable in the shape LocalExecutor wraps."""
+
+    isolation = "caller's"
+
+    def __init__(self, scorer: Scorer):
+        self.score = scorer
+
+
+def as_executor(engine=None, tb_lang: str | None = None, workers: int = 2) -> Executor:
+    """``engine`` when it is an Executor (local or Ray, built by the CLI), else a LocalExecutor with
+    ``workers`` jobs at once around it (an Engine or a scorer callable; default: the track's engine)."""
+    if isinstance(engine, Executor):
+        return engine
+    if engine is None:
+        engine = make_engine(tb_lang)
+    return LocalExecutor(engine if callable(getattr(engine, "score", None)) else _ScorerEngine(engine), workers)
+
+
+def score_all(executor: Executor, jobs: Sequence[tuple[Design, str, int]]) -> list[ScoreResult]:
+    """Every job through ``executor``, ``executor.parallelism`` at once, results in order; an exception
+    becomes that job's infra_error result (ecov.harness.loop.agent.safe_score)."""
+    width = max(1, min(executor.parallelism, len(jobs)))
+    if width == 1:
+        return [safe_score(executor, *job) for job in jobs]
+    with ThreadPoolExecutor(max_workers=width) as pool:
+        return list(pool.map(lambda job: safe_score(executor, *job), jobs))

@@ -32,7 +32,8 @@ from typing import Any
 from ecov.harness.core.records import INFRA_ERROR
 from ecov.harness.core.run_folder import RunFolder
 from ecov.harness.tasks import Task
-from ecov.trainers.synth import State, coverage_of, trajectories
+from ecov.trainers.runview import RunView, view_of
+from ecov.trainers.synth import State
 
 XRUN_FAIL, WORST, MEDIAN, BEST, RANDOM = "xrun_fail", "worst", "median", "best", "random"
 
@@ -63,33 +64,41 @@ def ran(state: State) -> bool:
     return state.status in ("ok", "no_finish")
 
 
-def direct_states(run: RunFolder, tasks: dict[str, Task]) -> tuple[list[State], DirectStats]:
-    """One state per finished sample of a direct-inference run: its testbench, feedback and score."""
-    if not run.config_path.exists():
-        raise FileNotFoundError(f"not an ecov-eval run folder (no config.json): {run.root}")
-    mode = run.read_config().mode
-    if mode != "direct":
-        raise NotDirectRun(f"{run.root} is a {mode!r} run; the llm4cov recipe selects states from direct-inference "
+def require_direct(run: RunFolder) -> None:
+    """Refuse a folder that is not a direct-inference run, from its config alone."""
+    _require_direct(run.root, run.read_config() if run.exists() else None)
+
+
+def _require_direct(root, config) -> None:
+    if config is None:
+        raise FileNotFoundError(f"not an ecov-eval run folder (no config.json): {root}")
+    if config.mode != "direct":
+        raise NotDirectRun(f"{root} is a {config.mode!r} run; the llm4cov recipe selects states from direct-inference "
                            "runs: ecov-eval --mode direct -n N (or set recipe: ecov)")
+
+
+def direct_states(run: RunFolder | RunView, tasks: dict[str, Task]) -> tuple[list[State], DirectStats]:
+    """One state per finished sample of a direct-inference run: its testbench, feedback and score."""
+    if isinstance(run, RunFolder):  # refused before its rounds are read
+        require_direct(run)
+    view = view_of(run, tasks, "overall", keep_result=True)
+    _require_direct(view.root, view.config)
     stats = DirectStats()
     out: list[State] = []
-    for (task_id, sample), rounds in trajectories(run).items():
+    for (task_id, sample), rounds in view.trajectories.items():
         stats.samples += 1
-        task = tasks.get(task_id)
-        if task is None:
+        if task_id not in tasks:
             stats.unknown_task += 1
             continue
         r = rounds[0]
         if not r.testbench:
             stats.no_testbench += 1
             continue
-        res = r.score()
-        if res.status == INFRA_ERROR:
+        if r.status == INFRA_ERROR:
             stats.infra_error += 1
             continue
-        out.append(State(task_id, sample, r.round, r.testbench, r.feedback,
-                         round(coverage_of(res, task.targets, "overall"), 2), res.status, bool(r.passed),
-                         str(run.root), r.result, response=r.response))
+        out.append(State(task_id, sample, r.round, r.testbench, r.feedback, round(r.coverage, 2), r.status,
+                         r.passed, str(view.root), r.result or {}, response=r.response))
         stats.states += 1
     return out, stats
 

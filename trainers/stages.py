@@ -34,8 +34,9 @@ from ecov.trainers.config import ModelConfig, StageConfig
 from ecov.trainers.curate import Curation, curate, drop_contaminated, drop_too_long, validate_rows
 from ecov.trainers.direct_rows import best_direct_rows
 from ecov.trainers.rejection import Candidate, rejection_rows
+from ecov.trainers.runview import RunView, read_run
 from ecov.trainers.sampling import select_states
-from ecov.trainers.scoring import make_engine, make_scorer, sources_track
+from ecov.trainers.scoring import as_executor, make_engine, sources_track
 from ecov.trainers.stage0_recipe import apply_stage0
 from ecov.trainers.synth import (
     Row,
@@ -76,28 +77,38 @@ def _runs(cfg: StageConfig) -> list[RunFolder]:
     return runs
 
 
-def synth_stage(cfg: StageConfig, *, engine=None, reviser=None, log=print) -> SynthOutcome:
+def _warn_unknown(view: RunView, tasks, log) -> None:
+    unknown = sorted(view.task_ids - set(tasks))
+    if unknown:
+        log(f"synth: warning: {view.root} has rounds of {len(unknown)} task(s) not in the task set, "
+            f"skipped: {', '.join(unknown[:5])}")
+
+
+def synth_stage(cfg: StageConfig, *, engine=None, reviser=None, log=print, workers: int = 2) -> SynthOutcome:
     """Everything before SFT: rows (stage 0) or states -> selection -> rollouts/revisions -> rejection,
-    then curation, contamination, length limits, resampling, and the dataset with its card."""
+    then curation, contamination, length limits, resampling, and the dataset with its card.
+
+    Each source run folder is read once, a line at a time (ecov.trainers.runview). Every score goes
+    through ``engine`` when it is an Executor (the CLI's ``--executor local|ray``), else through a local
+    executor with ``workers`` jobs at once around it (default: the sources' track's engine)."""
     out = cfg.out
     out.mkdir(parents=True, exist_ok=True)
     write_json_atomic(out / "stage_config.json", cfg.to_dict())
     tasks = load_tasks(cfg.tasks.benchmark, cfg.tasks.split, cfg.tasks.path)
     runs = _runs(cfg)
     track = sources_track(cfg.sources)
-    for run in runs:
-        unknown = sorted({r.task_id for r in run.rounds()} - set(tasks))
-        if unknown:
-            log(f"synth: warning: {run.root} has rounds of {len(unknown)} task(s) not in the task set, "
-                f"skipped: {', '.join(unknown[:5])}")
+    scorer = as_executor(engine, track, workers)
     cov = cfg.sampling.coverage
     result = SynthOutcome(rows=[], curation=Curation())
     counts: dict[str, Any] = {}
 
     if cfg.stage == 0:
         per_run = {}
-        for run in runs:
-            rows, stats = trajectory_rows(run, tasks, stage=0, coverage=cov)
+        for run in runs:  # one run folder in memory at a time
+            view = read_run(run, tasks, cov)
+            _warn_unknown(view, tasks, log)
+            rows, stats = trajectory_rows(view, tasks, stage=0, coverage=cov)
+            del view
             result.rows.extend(rows)
             per_run[str(run.root)] = stats.to_dict()
             log(f"synth: {run.root}: {stats.rounds} rounds -> {stats.rows} rows "
@@ -106,30 +117,39 @@ def synth_stage(cfg: StageConfig, *, engine=None, reviser=None, log=print) -> Sy
                 log(f"synth: warning: {stats.prompt_mismatch} rebuilt prompts differ from the chat the run sent "
                     f"(a run made with --agent history?), e.g. {stats.mismatch_keys[0]}")
         if cfg.curation.rescore:
-            validate_rows(result.rows, tasks, engine or make_engine(track), cfg.rejection.seed, cov)
+            validate_rows(result.rows, tasks, scorer, cfg.rejection.seed, cov)
         result.stats = {"runs": per_run}
         counts["recorded rounds (rows before curation)"] = len(result.rows)
         write_json_atomic(out / "synth.json", result.stats)
     elif cfg.recipe == "llm4cov":
-        _llm4cov(cfg, tasks, runs, result, counts, engine, reviser, log, track)
+        _llm4cov(cfg, tasks, runs, result, counts, scorer, reviser, log)
     else:
-        _ecov(cfg, tasks, runs, result, counts, engine, reviser, log, track)
+        _ecov(cfg, tasks, runs, result, counts, scorer, reviser, log, track)
 
     write_rows(out / "rows.raw.jsonl", result.rows)
     _curate(cfg, tasks, runs, result, counts, log)
     return result
 
 
-def _llm4cov(cfg, tasks, runs, result, counts, engine, reviser, log, track=None) -> None:
+def _llm4cov(cfg, tasks, runs, result, counts, scorer, reviser, log) -> None:
     from ecov.trainers.improvement import keep_best, rows_from, transitions, write_report
     from ecov.trainers.rollouts import run_rollouts
-    from ecov.trainers.selection import direct_states, select_states_llm4cov
+    from ecov.trainers.selection import direct_states, require_direct, select_states_llm4cov
 
     per_run = {}
+    views = []
     for run in runs:
-        states, stats = direct_states(run, tasks)
+        require_direct(run)  # an agentic source is refused before its rounds are read
+        views.append(read_run(run, tasks, "overall", keep_result=True))
+        _warn_unknown(views[-1], tasks, log)
+        states, stats = direct_states(views[-1], tasks)
         result.states.extend(states)
         per_run[str(run.root)] = stats.to_dict()
+    direct: list[Row] = []
+    if cfg.direct_rows.enabled:
+        d = cfg.direct_rows
+        direct = best_direct_rows(views, tasks, cfg.stage, d.min_coverage, d.per_task)
+    del views
     sel = cfg.selection
     result.selected = select_states_llm4cov(result.states, sel.strategy, sel.prioritize_worst, sel.spread,
                                             sel.per_task, sel.seed)
@@ -146,19 +166,17 @@ def _llm4cov(cfg, tasks, runs, result, counts, engine, reviser, log, track=None)
     log(f"selection ({sel.strategy}): {len(result.selected)} of {len(result.states)} direct-inference states "
         f"of {len({s.task_id for s in result.states})} tasks: {by_kind}")
     r, ro = cfg.rejection, cfg.rollouts
-    rollouts = run_rollouts(result.selected, tasks, reviser or make_reviser(r.reviser), make_scorer(engine, track), ro,
+    rollouts = run_rollouts(result.selected, tasks, reviser or make_reviser(r.reviser), scorer, ro,
                             cfg.out / "rollouts", model_name=r.reviser.model, log=log)
     trans = transitions(rollouts, r.threshold, r.per_metric)
     kept = keep_best(trans, r.keep_per)
     write_report(cfg.out / "rejection.jsonl", trans)
     result.rows, stripped = rows_from(kept, cfg.stage, r.reviser.model, cfg.curation.strip_rules)
-    n_direct = 0
+    n_direct = len(direct)
     if cfg.direct_rows.enabled:
-        d = cfg.direct_rows
-        direct = best_direct_rows(runs, tasks, cfg.stage, d.min_coverage, d.per_task)
-        n_direct = len(direct)
         result.rows.extend(direct)
-        log(f"direct rows: {n_direct} (best answer per task of the direct runs, coverage >= {d.min_coverage:g})")
+        log(f"direct rows: {n_direct} (best answer per task of the direct runs, coverage >= "
+            f"{cfg.direct_rows.min_coverage:g})")
     reasons: dict[str, int] = {}
     for t in trans:
         reasons[t.reason] = reasons.get(t.reason, 0) + 1
@@ -178,10 +196,13 @@ def _llm4cov(cfg, tasks, runs, result, counts, engine, reviser, log, track=None)
         f"{len(result.rows)} rows from {len(trans)} rounds; {result.stats['transitions_by_reason']}")
 
 
-def _ecov(cfg, tasks, runs, result, counts, engine, reviser, log, track=None) -> None:
+def _ecov(cfg, tasks, runs, result, counts, scorer, reviser, log, track=None) -> None:
     cov = cfg.sampling.coverage
-    for run in runs:
-        result.states.extend(states_from_run(run, tasks, cov))
+    for run in runs:  # one run folder in memory at a time
+        view = read_run(run, tasks, cov, keep_result=True)
+        _warn_unknown(view, tasks, log)
+        result.states.extend(states_from_run(view, tasks, cov))
+        del view
     s = cfg.sampling
     result.selected = select_states(result.states, s.budget, s.strategy, s.scope, s.seed, s.include_passed)
     rank = {st.key: i for i, st in enumerate(result.selected)}
@@ -195,7 +216,7 @@ def _ecov(cfg, tasks, runs, result, counts, engine, reviser, log, track=None) ->
         f"{len(result.states)} states")
     r = cfg.rejection
     rows, cands = rejection_rows(
-        result.selected, tasks, reviser or make_reviser(r.reviser), make_scorer(engine, track),
+        result.selected, tasks, reviser or make_reviser(r.reviser), scorer,
         k=r.k, tau=r.tau, stage=cfg.stage, source=r.reviser.model, seed=r.seed, coverage=cov,
         concurrency=r.concurrency, tb_lang=track, report=cfg.out / "rejection.jsonl", log=log)
     result.rows, result.candidates = rows, cands

@@ -14,17 +14,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ecov.harness.core.protocol import get_protocol
-from ecov.harness.core.records import ScoreResult, Target
-from ecov.harness.core.run_folder import RoundRecord, RunFolder, read_jsonl
-from ecov.harness.core.state import StateTracker, round_key
+from ecov.harness.core.run_folder import RunFolder, read_jsonl
+from ecov.harness.core.state import StateTracker
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.base import tb_io
-from ecov.trainers.inject import strip_rules
+from ecov.trainers.runview import Round, RunView, prompt_digest, view_of
 
 
 @dataclass
@@ -139,38 +139,9 @@ def write_tasks(path: Path, tasks: list[Task]) -> None:
     path.write_text("".join(json.dumps(t.to_dict(), sort_keys=True) + "\n" for t in tasks))
 
 
-# -- coverage of a state -----------------------------------------------------------------------------
+# -- states ----------------------------------------------------------------------------------------
 
-def coverage_of(result: ScoreResult, targets: list[Target], mode: str = "overall") -> float:
-    """The number states are ranked by and gains are measured in (percentage points).
-
-    ``overall``: the DUT's overall % (mean of line/branch/toggle/expr), what the leaderboard reports.
-    ``targets``: the mean over the task's targets of the targeted metric's %, i.e. progress on exactly
-    what the pass criterion checks. A testbench that did not compile has coverage 0 either way.
-    """
-    if not result.compiled:
-        return 0.0
-    if mode == "overall":
-        return float(result.overall)
-    if mode == "targets":
-        if not targets:
-            return float(result.overall)
-        return sum(result.metric_percent(t.instance, t.metric) for t in targets) / len(targets)
-    raise ValueError(f"unknown coverage mode {mode!r} (overall | targets)")
-
-
-# -- trajectories ------------------------------------------------------------------------------------
-
-def trajectories(run: RunFolder) -> dict[tuple[str, int], list[RoundRecord]]:
-    """The rounds of each finished sample's last attempt, in order (an attempt in flight is left out)."""
-    from ecov.harness.evaluation.runner import finished_rounds
-
-    if not run.rounds_path.exists():
-        raise FileNotFoundError(f"not an ecov-eval run folder (no rounds.jsonl): {run.root}")
-    return dict(sorted(finished_rounds(run).items()))
-
-
-def _current_testbenches(rounds: list[RoundRecord]) -> list[str]:
+def _current_testbenches(rounds: list[Round]) -> list[str]:
     """x_t after each round: the round's testbench, or the one before when the response gave none."""
     out, cur = [], ""
     for r in rounds:
@@ -179,27 +150,19 @@ def _current_testbenches(rounds: list[RoundRecord]) -> list[str]:
     return out
 
 
-def states_from_run(run: RunFolder, tasks: dict[str, Task], coverage: str = "overall") -> list[State]:
+def states_from_run(run: RunFolder | RunView, tasks: dict[str, Task], coverage: str = "overall") -> list[State]:
     """Every state a recorded run reached that has a testbench to revise."""
+    view = view_of(run, tasks, coverage, keep_result=True)
     out: list[State] = []
-    for (task_id, sample), rounds in trajectories(run).items():
-        task = tasks.get(task_id)
-        if task is None:
+    for (task_id, sample), rounds in view.trajectories.items():
+        if task_id not in tasks:
             continue
         for r, tb in zip(rounds, _current_testbenches(rounds), strict=True):
             if not r.testbench:
                 continue  # the response gave no testbench: the state is the previous one, seen already
-            res = r.score()
-            out.append(State(task_id, sample, r.round, tb, r.feedback, round(coverage_of(res, task.targets, coverage), 2),
-                             res.status, bool(r.passed), str(run.root), r.result))
+            out.append(State(task_id, sample, r.round, tb, r.feedback, round(r.coverage, 2), r.status,
+                             r.passed, str(view.root), r.result or {}))
     return out
-
-
-def _recorded_prompt(r: RoundRecord) -> list[dict[str, str]] | None:
-    """The chat the run sent, less any injected rules block (a stored row never carries it)."""
-    if not r.messages:
-        return None
-    return strip_rules([{"role": m["role"], "content": m["content"]} for m in r.messages])[0]
 
 
 @dataclass
@@ -215,19 +178,26 @@ class SynthStats:
         return asdict(self)
 
 
-def trajectory_rows(run: RunFolder, tasks: dict[str, Task], stage: int = 0,
+def trajectory_rows(run: RunFolder | RunView, tasks: dict[str, Task], stage: int = 0,
                     coverage: str = "overall") -> tuple[list[Row], SynthStats]:
     """Stage-0 rows: every recorded response, paired with the state it answered.
 
     Row meta keeps what the run recorded about the response (parse_error, status, coverage, passed)
     so that curation can drop unusable responses without simulating again.
     """
-    config = run.read_config() if run.exists() else None
+    stats = SynthStats()
+    rows = list(iter_trajectory_rows(view_of(run, tasks, coverage), tasks, stats, stage))
+    stats.rows = len(rows)
+    return rows, stats
+
+
+def iter_trajectory_rows(view: RunView, tasks: dict[str, Task], stats: SynthStats, stage: int = 0) -> Iterator[Row]:
+    """The rows of ``trajectory_rows``, one at a time, counting into ``stats`` as they go."""
+    config = view.config
     proto = get_protocol(config.protocol if config else None)
     io = tb_io(proto, config.tb_lang if config else None)  # the run's track: its prompts, as evaluation built them
-    stats = SynthStats()
-    rows: list[Row] = []
-    for (task_id, sample), rounds in trajectories(run).items():
+    source = str(view.root)
+    for (task_id, sample), rounds in view.trajectories.items():
         stats.rounds += len(rounds)
         task = tasks.get(task_id)
         if task is None:
@@ -245,29 +215,25 @@ def trajectory_rows(run: RunFolder, tasks: dict[str, Task], stage: int = 0,
             if proto.memory == "best" and states.best is not None:
                 prev_tb, prev_fb, prev_round, prev_cov = states.best
             prompt = io.messages(task, prev_tb, prev_fb)
-            recorded = _recorded_prompt(r)
-            if recorded is not None:
+            if r.prompt is not None:
                 stats.prompt_checked += 1
-                if recorded != prompt:
+                if r.prompt != prompt_digest(prompt):
                     stats.prompt_mismatch += 1
                     stats.mismatch_keys.append(f"{task_id}#s{sample}r{r.round}")
-            res = r.score()
-            cov = coverage_of(res, task.targets, coverage)
+            cov = r.coverage
             if r.testbench:
-                states.add(round_key(r), (r.testbench, r.feedback, r.round, cov))
-            state = {"key": f"{task_id}#s{sample}r{prev_round}@{run.root.name}", "sample": sample,
+                states.add(r.key, (r.testbench, r.feedback, r.round, cov))
+            state = {"key": f"{task_id}#s{sample}r{prev_round}@{view.root.name}", "sample": sample,
                      "round": prev_round, "coverage": round(prev_cov, 2)}
-            meta = {"parse_error": r.parse_error, "status": res.status, "coverage": round(cov, 2),
-                    "gain": round(cov - prev_cov, 2), "passed": bool(r.passed), "round": r.round,
-                    "errors": res.errors[:3], "state_testbench": prev_tb or ""}
-            rows.append(Row(task_id, stage, prompt, r.response, state, str(run.root), meta))
+            meta = {"parse_error": r.parse_error, "status": r.status, "coverage": round(cov, 2),
+                    "gain": round(cov - prev_cov, 2), "passed": r.passed, "round": r.round,
+                    "errors": r.errors, "state_testbench": prev_tb or ""}
+            yield Row(task_id, stage, prompt, r.response, state, source, meta)
             # The next state (as ecov.harness.loop.agent builds it): the testbench in force after this round,
             # None while no answer gave one, and this round's feedback (the parse error when unusable).
             prev_tb, prev_fb, prev_round = current[i] or None, r.feedback, r.round
             if r.testbench:
                 prev_cov = cov
-    stats.rows = len(rows)
-    return rows, stats
 
 
 def write_rows(path: Path, rows: list[Row]) -> None:
