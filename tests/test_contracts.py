@@ -265,3 +265,5 @@ def test_legal_random_refuses_constraints_on_unknown_ports():
     block = "\n".join(legalize_block([{"kind": "pulse_when", "port": "a", "when": "b == 0"},
                                       {"kind": "hold", "ports": ["a"], "while": "b != 2"}], {"a": 1}, {"b"}))
     assert "if (!(b == 0)) a = '0;" in block and "if (b != 2) a = ecov_legal_prev_a;" in block
+    strobe = "\n".join(legalize_block([{"kind": "max_high", "port": "a", "cycles": 1}], {"a": 1}, set()))
+    assert "if (a && ecov_legal_prev_a && ecov_legal_age_a >= 1) a = '0;" in strobe

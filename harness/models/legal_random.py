@@ -3,7 +3,7 @@
 What a verification engineer writes as constrained random: the same plan and testbench as
 ``builtin/random`` (ecov.harness.tracks.sv.random_tb), plus one task run after every cycle's random draw
 that applies the contract's machine-readable ``constraints`` (harness/contracts; kinds: ``range``,
-``values``, ``zero``, ``onehot0``, ``pulse_when``, ``hold``, ``min_hold``). It reads only those hints, never the
+``values``, ``zero``, ``onehot0``, ``pulse_when``, ``hold``, ``min_hold``, ``max_high``). It reads only those hints, never the
 monitor's code. Without a contract (or constraints) it answers exactly as builtin/random. SystemVerilog
 track only. The text is a pure function of (task, sample, round, seed, last result).
 """
@@ -74,6 +74,12 @@ def legalize_block(constraints: list[dict[str, Any]], widths: dict[str, int], ou
         elif kind == "hold":
             cond = _cond(c["while"], names)
             holds += [f"    if {cond} {q} = ecov_legal_prev_{q};" for q in ports]
+        elif kind == "max_high":  # a strobe: a 1-bit input high for at most `cycles` cycles in a row
+            n = int(c["cycles"])
+            for q in ports:
+                ages.append(q)
+                holds += [f"    if ({q} && ecov_legal_prev_{q} && ecov_legal_age_{q} >= {n}) {q} = '0;",
+                          f"    ecov_legal_age_{q} = ({q} && ecov_legal_prev_{q}) ? ecov_legal_age_{q} + 1 : {q};"]
         elif kind == "min_hold":
             n = int(c["cycles"])
             for q in ports:
