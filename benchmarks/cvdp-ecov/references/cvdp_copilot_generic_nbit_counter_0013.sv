@@ -8,7 +8,7 @@ module stimulus_generator #(parameter N = 8) (
 );
   task automatic run(input logic [2:0] m, input int cycles, input logic [N-1:0] modulo = '1);
     @(negedge clk_in); mode_in = m; ref_modulo = modulo; enable_in = 1;
-    repeat (cycles) @(negedge clk_in);
+    repeat ((cycles < 300) ? 300 : cycles) @(negedge clk_in);  // inputs held >= 300 cycles
   endtask
 
   task automatic pulse_reset();
@@ -19,7 +19,7 @@ module stimulus_generator #(parameter N = 8) (
     rst_in = 1; mode_in = 0; enable_in = 0; ref_modulo = 0;
     #12 rst_in = 0;
     run(3'b000, 300);                       // binary up, full wrap
-    enable_in = 0; repeat (5) @(negedge clk_in);   // hold
+    enable_in = 0; repeat (300) @(negedge clk_in);   // hold
     run(3'b001, 300);                       // binary down, wrap
     pulse_reset();
     run(3'b010, 40, 8'd10);                 // modulo-N with several references
@@ -33,7 +33,7 @@ module stimulus_generator #(parameter N = 8) (
     run(3'b100, 300);                       // Gray
     pulse_reset();
     run(3'b101, 20);                        // ring from zero
-    enable_in = 0; repeat (3) @(negedge clk_in);
+    enable_in = 0; repeat (300) @(negedge clk_in);
     run(3'b101, 20);
     run(3'b110, 3); run(3'b111, 3);         // undefined modes clear the count
     run(3'b000, 5); run(3'b111, 2);
@@ -42,6 +42,7 @@ module stimulus_generator #(parameter N = 8) (
       @(negedge clk_in);
       mode_in = $urandom(); enable_in = $urandom() % 4 != 0; ref_modulo = $urandom();
       if ($urandom() % 50 == 0) pulse_reset();
+      repeat (300) @(negedge clk_in);        // inputs held >= 300 cycles
     end
     $finish;
   end
