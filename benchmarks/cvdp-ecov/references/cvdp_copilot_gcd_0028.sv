@@ -48,10 +48,9 @@ module tb;
              1 + $urandom() % 15, $urandom() % 2);
     // fully random signed triples (bounded wait handles slow cases)
     for (int k = 0; k < 40; k++) gcd3($urandom(), $urandom(), $urandom());
-    // go while a computation is running, then synchronous reset mid-computation
+    // synchronous reset mid-computation (inputs held, no new go before done)
     @(negedge clk); A = 1000; B = 7; C = 3; go = 1; @(negedge clk); go = 0;
-    repeat (5) @(negedge clk); A = 6; B = 4; go = 1; @(negedge clk); go = 0;
-    repeat (5) @(negedge clk);
+    repeat (11) @(negedge clk);
     do_reset();
     gcd3(48, 36, 60);
     $finish;
