@@ -87,16 +87,37 @@ def verify(submission: Path, as_json: bool, out: Path | None, no_write: bool, qu
               show_default=True, help="Folder holding one folder per submission.")
 @click.option("--out", required=True, type=click.Path(file_okay=False, path_type=Path),
               help="Folder to write the site into (index.html, static/, s/).")
-def build(submissions: Path, out: Path) -> None:
+@click.option("--verify", "verify_", is_flag=True,
+              help="Verify every submission in this build: only that earns the verified badge (a committed "
+                   "verification.json alone shows as claimed).")
+@click.option("--verify-cache", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="With --verify: the build's own folder of earlier verifications, reused while the run, its "
+                   "benchmark and the scorer are unchanged; must be outside --submissions "
+                   "[default: $ECOV_CACHE_DIR/leaderboard-verify].")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="With --verify: testbenches simulated at once.")
+@click.option("--quiet", "-q", is_flag=True, help="With --verify: no progress lines on stderr.")
+def build(submissions: Path, out: Path, verify_: bool, verify_cache: Path | None, jobs: int, quiet: bool) -> None:
     """Build the static site from the submissions folder."""
+    from ecov.leaderboard.buildverify import BuildVerifier, VerifyCache
     from ecov.leaderboard.site import build_site
 
+    verifier = None
     try:
-        report = build_site(submissions, out)
+        if verify_:
+            from ecov.harness.core.paths import default_cache_dir
+
+            cache = VerifyCache(verify_cache or default_cache_dir() / "leaderboard-verify", submissions)
+            verifier = BuildVerifier(cache, jobs=jobs, progress=None if quiet else lambda m: click.echo(m, err=True))
+        elif verify_cache is not None:
+            raise SubmissionError("--verify-cache is used only with --verify")
+        report = build_site(submissions, out, verifier=verifier)
     except SubmissionError as e:
         raise click.UsageError(str(e)) from e
     for s in report.skipped:
         click.echo(f"left out: {s}", err=True)
+    for v in report.verified:
+        click.echo(f"verified by this build: {v}", err=True)
     click.echo(f"built {out / 'index.html'}: {len(report.entries)} submissions in "
                f"{len(report.tables)} tables ({', '.join(report.tables) or 'none'})")
 

@@ -1,7 +1,7 @@
 """Which runs may be ranked: only a run over the benchmark's whole task set, every sample finished, under
-its protocol's settings. Anything else (a ``--limit 1`` run, a run with unfinished samples, extra rounds)
-is listed apart as partial, with the reason, and never gets a rank: a 1-task run at 100% must not sit
-beside the reference ceiling.
+its protocol's settings (leaderboard/rules.py: rounds, n, seed). Anything else (a ``--limit 1`` run, a run
+with unfinished samples, extra rounds, another seed) is listed apart as partial, with the reason, and
+never gets a rank: a 1-task run at 100% must not sit beside the reference ceiling.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ecov.harness.core.protocol import find_protocol
 from ecov.harness.core.run_folder import RunConfig, SampleRecord
+from ecov.leaderboard.rules import setting_problems
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,7 @@ class Standing:
 
 def standing(config: RunConfig, samples: Iterable[SampleRecord], full_tasks: frozenset[str] | None) -> Standing:
     """A run is ranked when it covers exactly ``full_tasks`` (the benchmark's task ids), with
-    ``n_samples`` finished samples on each, and its agentic rounds are the protocol's."""
+    ``n_samples`` finished samples on each, and its settings are the protocol's (rules.setting_problems)."""
     if full_tasks is None or not full_tasks:
         return Standing(False, "the benchmark's task set is not known to this build, so completeness cannot "
                                "be checked")
@@ -40,11 +40,7 @@ def standing(config: RunConfig, samples: Iterable[SampleRecord], full_tasks: fro
     short = sorted(t for t, k in per_task.items() if k < config.n_samples and t in full_tasks)
     if short:
         reasons.append(f"{len(short)} task(s) have fewer than n={config.n_samples} finished samples")
-    proto = find_protocol(config.protocol)
-    if proto is None:
-        reasons.append(f"unknown protocol {config.protocol!r}")
-    elif config.mode == "agentic" and config.max_rounds and config.max_rounds != proto.rounds:
-        reasons.append(f"{config.max_rounds} rounds where protocol {proto.name} sets {proto.rounds}")
+    reasons += setting_problems(config)
     if reasons:
         return Standing(False, "; ".join(reasons))
     return Standing(True)

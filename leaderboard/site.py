@@ -12,6 +12,10 @@ Layout of the output::
     OUT/tables/TABLE.{csv,parquet}    every leaderboard table, and TABLE-tasks: its model x task heat map
 
 Every link is relative, so the site works from file:// as well as from any web server.
+
+The verified badge is earned in the build: with a BuildVerifier (``build --verify``) each submission is
+re-scored, or its verification found in the build's own cache (leaderboard/buildverify.py). Without one,
+a committed verification.json shows only as "claimed".
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from ecov.harness.evaluation.baseline import RandomBaseline, load_random_baselin
 from ecov.harness.evaluation.tables import to_frame, write_frame
 from ecov.harness.tracks.base import get_track
 from ecov.leaderboard import plots
+from ecov.leaderboard.buildverify import BuildVerifier
 from ecov.leaderboard.identity import HUB_ID
 from ecov.leaderboard.ranking import Standing, standing
 from ecov.leaderboard.stats import RunView, difficulty_levels, group_rounds, histogram, run_view
@@ -110,7 +115,7 @@ def write_tables(df, base: Path) -> list[str]:
 class Mark:
     """What the site says about a submission's verification."""
 
-    state: str  # verified | differs | stale | error | unverified
+    state: str  # verified | differs | failed | error (by this build) | claimed | stale | unverified
     label: str
     detail: str = ""
 
@@ -121,9 +126,10 @@ class Entry:
     sub: Submission
     view: RunView
     mark: Mark
-    verification: Verification | None
+    verification: Verification | None  # this build's when it verified, else the submission's claim
     tasks: list[dict[str, Any]] = field(default_factory=list)
     standing: Standing = field(default_factory=lambda: Standing(False, "not checked"))
+    by_build: bool = False  # the verification was made by this build (or its cache), not committed
 
     @property
     def benchmark(self) -> str:
@@ -146,6 +152,7 @@ class BuildReport:
     entries: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # "NAME: why"
     tables: list[str] = field(default_factory=list)
+    verified: list[str] = field(default_factory=list)  # "NAME: verdict, re-scored now | reused from the cache"
 
 
 def slug(text: str) -> str:
@@ -167,14 +174,20 @@ def identity_problem(config, ver: Verification | None) -> str:
     return ""
 
 
-def verification_mark(ver: Verification | None, digest: str) -> Mark:
+def verification_mark(ver: Verification | None, digest: str, by_build: bool = False) -> Mark:
+    """The badge only for a verification this build made (or found in its own cache); a committed
+    verification.json is a claim, whatever it says."""
     if ver is None:
-        return Mark("unverified", "unverified", "no verification.json: run ecov-leaderboard verify")
+        return Mark("unverified", "unverified", "not verified by this build; no verification.json either")
     if ver.run_digest != digest:
         return Mark("stale", "stale", "the run changed after it was verified")
+    if not by_build:
+        return Mark("claimed", "claimed", f"the submission's verification.json says {ver.verdict}: claimed, "
+                                          "not verified by this build")
     if ver.verdict == VERIFIED:
-        return Mark("verified", "verified",
-                    f"{ver.checked_rounds} rounds re-scored on {ver.created[:10]}, all numbers reproduce")
+        extra = f"; non-standard settings: {'; '.join(ver.nonstandard)}" if ver.nonstandard else ""
+        return Mark("verified", "verified", f"re-scored by this site's build: {ver.checked_rounds} rounds "
+                                            f"({ver.created[:10]}), all numbers reproduce{extra}")
     if ver.verdict == FAILED:
         first = ver.failures[0] if ver.failures else None
         return Mark("failed", "failed", f"refused by the test rules or integrity checks: {first}"[:300])
@@ -305,7 +318,8 @@ def _task_pages(env: jinja2.Environment, entry: Entry, sub_dir: Path, targets: d
                                                        samples=sample_views))
 
 
-def _entry(folder: Path, env: jinja2.Environment, out: Path, infos: dict[str, BenchmarkInfo]) -> Entry:
+def _entry(folder: Path, env: jinja2.Environment, out: Path, infos: dict[str, BenchmarkInfo],
+           verifier: BuildVerifier | None = None, report: BuildReport | None = None) -> Entry:
     check_name(folder.name)  # it becomes a URL path
     with open_submission(folder) as sub:
         config = sub.run.read_config()
@@ -314,8 +328,14 @@ def _entry(folder: Path, env: jinja2.Environment, out: Path, infos: dict[str, Be
         info = infos[config.benchmark]
         view = run_view(config, sub.run.samples(), info.difficulty, info.hard)
         ver = read_verification(sub.verification_path) if sub.verification_path.exists() else None
-        entry = Entry(sub.name, sub, view, verification_mark(ver, run_digest(sub.run_dir)), ver,
-                      standing=standing(config, view.samples, info.task_ids))
+        if verifier is not None:
+            built = verifier(sub)
+            ver = built.verification
+            if report is not None:
+                report.verified.append(f"{sub.name}: {ver.verdict}, "
+                                       + ("reused from the verify cache" if built.reused else "re-scored now"))
+        entry = Entry(sub.name, sub, view, verification_mark(ver, run_digest(sub.run_dir), verifier is not None),
+                      ver, standing=standing(config, view.samples, info.task_ids), by_build=verifier is not None)
         against = identity_problem(config, ver)
         if against:
             entry.standing = Standing(False, against)
@@ -330,7 +350,9 @@ def _entry(folder: Path, env: jinja2.Environment, out: Path, infos: dict[str, Be
         if view.tasks is not None:
             write_tables(view.tasks.reset_index(), data / "tasks")
         write_tables(to_frame(sub.run), data / "rounds")
-        if sub.verification_path.exists():
+        if entry.by_build:  # the build's own verification; a committed one is published only as a claim
+            _write(data / "verification.json", json.dumps(ver.to_dict(), indent=2, default=str) + "\n")
+        elif sub.verification_path.exists():
             shutil.copy2(sub.verification_path, data / "verification.json")
         charts = run_charts(sub.meta.model, view)
         _write(sub_dir / "index.html",
@@ -363,7 +385,9 @@ def run_charts(model: str, view: RunView) -> list[str]:
 
 
 def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RESULTS,
-               repo_url: str | None = None) -> BuildReport:
+               repo_url: str | None = None, verifier: BuildVerifier | None = None) -> BuildReport:
+    """``verifier``: verify every submission in this build (only that earns the badge); None: marks show
+    "claimed" or "unverified"."""
     submissions, out = Path(submissions), Path(out)
     repo_url = repository_url() if repo_url is None else repo_url
     env = _env()
@@ -378,7 +402,7 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
     infos: dict[str, BenchmarkInfo] = {}
     for folder in list_submissions(submissions):
         try:
-            entries.append(_entry(folder, env, out, infos))
+            entries.append(_entry(folder, env, out, infos, verifier, report))
             report.entries.append(folder.name)
         except (SubmissionError, OSError, ValueError, KeyError, TypeError) as e:
             report.skipped.append(f"{folder.name}: {e}")

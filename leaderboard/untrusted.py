@@ -2,8 +2,9 @@
 
 A folder submission may hold symlinks or hard links to host files (``/proc/self/environ``, a file
 outside the repository): the site would publish them, ``verify`` would write through them. An archive
-may expand to gigabytes or a hundred thousand files. Everything that reads or writes inside a
-submission goes through here. (Exported CSV tables neutralise formula cells: ecov.harness.evaluation.tables.csv_safe.)
+may expand to gigabytes or a hundred thousand files, and a folder may hold as much: both forms have the
+same size and file-count caps, checked before anything is read or copied. Everything that reads or
+writes inside a submission goes through here. (Exported CSV tables neutralise formula cells: ecov.harness.evaluation.tables.csv_safe.)
 """
 
 from __future__ import annotations
@@ -13,34 +14,42 @@ import stat
 import tarfile
 from pathlib import Path
 
-MAX_ARCHIVE_BYTES = 1024 * 1024 * 1024  # expanded size of a run archive
-MAX_ARCHIVE_FILES = 20_000
+MAX_SUBMISSION_BYTES = 1024 * 1024 * 1024  # a submission folder's files, or a run archive expanded
+MAX_SUBMISSION_FILES = 20_000  # files and folders of a submission folder, or members of an archive
 
 
 class UntrustedError(ValueError):
     """A submission holds something that must not be read or written through."""
 
 
-def check_tree(root: Path) -> None:
-    """Refuse a folder holding any symlink, hard-linked file or special file (at any depth)."""
+def check_tree(root: Path, max_bytes: int = MAX_SUBMISSION_BYTES, max_files: int = MAX_SUBMISSION_FILES) -> None:
+    """Refuse a folder holding any symlink, hard-linked file or special file (at any depth), or more than
+    ``max_files`` entries or ``max_bytes`` bytes of files; only metadata is read (lstat), never content."""
     root = Path(root)
     if root.is_symlink():
         raise UntrustedError(f"{root} is a symbolic link")
+    total, count = 0, 0
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         for name in dirnames + filenames:
             p = Path(dirpath) / name
             st = p.lstat()
+            count += 1
+            if count > max_files:
+                raise UntrustedError(f"{root}: more than {max_files:,} files and folders")
             if stat.S_ISLNK(st.st_mode):
                 raise UntrustedError(f"{p} is a symbolic link; submissions hold plain files only")
             if stat.S_ISREG(st.st_mode):
                 if st.st_nlink > 1:
                     raise UntrustedError(f"{p} is a hard link; submissions hold plain files only")
+                total += st.st_size
+                if total > max_bytes:
+                    raise UntrustedError(f"{root}: holds more than {max_bytes:,} bytes")
             elif not stat.S_ISDIR(st.st_mode):
                 raise UntrustedError(f"{p} is not a plain file or folder")
 
 
-def safe_extract(archive: Path, dest: Path, max_bytes: int = MAX_ARCHIVE_BYTES,
-                 max_files: int = MAX_ARCHIVE_FILES) -> None:
+def safe_extract(archive: Path, dest: Path, max_bytes: int = MAX_SUBMISSION_BYTES,
+                 max_files: int = MAX_SUBMISSION_FILES) -> None:
     """Extract regular files and folders only, within the size and file-count caps; else refuse."""
     with tarfile.open(archive, "r:*") as tar:
         total, count, members = 0, 0, []

@@ -6,7 +6,9 @@ scheme gives (never the seed a round claims), against the task's design loaded f
 run's config names, which must be one ECov knows by name and whose dataset hash the run recorded
 (ecov.leaderboard.identity). Then the per-sample records are rebuilt
 from the re-scored rounds, and the summary from those samples. Every figure that differs is listed
-with where it is (task, sample, round, instance, metric) and both values.
+with where it is (task, sample, round, instance, metric) and both values. A run whose figures reproduce
+but whose n, rounds or seed are not the protocol's (leaderboard/rules.py) is verified with standing
+"non-standard" and the reasons; the site lists it apart, unranked.
 """
 
 from __future__ import annotations
@@ -28,12 +30,15 @@ from ecov.harness.evaluation.metrics import summarize
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.base import get_track
 from ecov.leaderboard.identity import BenchmarkIdentity, load_known, resolve
+from ecov.leaderboard.rules import NON_STANDARD, STANDARD, rounds_allowed, setting_problems
 from ecov.leaderboard.stats import group_rounds
 from ecov.leaderboard.submission import Submission, run_digest
 
 VERIFIED, DIFFERS, ERROR = "verified", "differs", "error"
 FAILED = "failed"  # a round the submission counts was refused by a test rule or an integrity check
 PERCENT_TOL = 0.005  # percents are stored rounded to 2 decimals
+# Bump when what verify checks changes: the site build's cache (leaderboard/buildverify.py) keys on it.
+VERIFY_VERSION = "2"  # 2: the protocol's rules (n, rounds, seed), samples past n, rounds past the maximum
 
 ScoreFn = Callable[[Design, str, int], ScoreResult]
 TaskLoader = Callable[[str, str], dict[str, Task]]
@@ -83,6 +88,9 @@ class Verification:
     dataset_hash: str = ""
     tb_lang: str = ""
     protocol: str = ""
+    # "standard", or "non-standard" when the run's settings are not the protocol's (reasons in nonstandard).
+    standing: str = ""
+    nonstandard: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -100,12 +108,14 @@ class Verification:
         return cls(**d)
 
     def report(self, limit: int = 50) -> str:
-        head = (f"{self.submission}: {self.verdict.upper()} — {self.checked_rounds} rounds checked "
+        label = self.verdict.upper() + (f" ({self.standing})" if self.standing == NON_STANDARD else "")
+        head = (f"{self.submission}: {label} — {self.checked_rounds} rounds checked "
                 f"({self.scored} testbenches simulated, {self.skipped_rounds} without testbench), "
                 f"{self.checked_samples} samples, {len(self.differences)} differences")
         lines = [head]
         lines += [f"  FAILED {d}" for d in self.failures[:limit]]
         lines += [f"  error: {e}" for e in self.errors]
+        lines += [f"  non-standard: {r} (listed apart, not ranked)" for r in self.nonstandard]
         lines += [f"  warning: {w}" for w in self.warnings]
         lines += [f"  {d}" for d in self.differences[:limit]]
         if len(self.differences) > limit:
@@ -348,6 +358,7 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
             if (t, n) not in have:
                 ver.differences.append(Difference(t, n, None, "sample", "missing from samples.jsonl",
                                                   "expected (config task_ids x n_samples)"))
+    _check_counts(ver, config, grouped, run.samples())
     if config.task_ids is not None and tasks and set(tasks) - set(config.task_ids):
         ver.warnings.append(f"the run covers {len(set(config.task_ids) & set(tasks))} of {len(tasks)} tasks "
                             f"of {config.benchmark}/{config.split}")
@@ -363,6 +374,8 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
             for field_, a, b in compare_summary(submitted, recomputed):
                 ver.differences.append(Difference("", None, None, field_, a, b))
 
+    ver.nonstandard = setting_problems(config)
+    ver.standing = NON_STANDARD if ver.nonstandard else STANDARD
     if ver.failures:
         ver.verdict = FAILED
     elif ver.differences:
@@ -372,6 +385,19 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
         if not ver.checked_samples and not ver.errors:
             ver.errors.append("no finished samples to check")
     return ver
+
+
+def _check_counts(ver: Verification, config, grouped: dict[tuple[str, int], list[RoundRecord]],
+                  samples: list[SampleRecord]) -> None:
+    """Records the run's own settings do not allow: a sample index past n, more rounds than the maximum."""
+    for task_id, sample in sorted({(s.task_id, s.sample) for s in samples} | set(grouped)):
+        if not 0 <= sample < config.n_samples:
+            ver.differences.append(Difference(task_id, sample, None, "sample", f"sample index {sample}",
+                                              f"0..{config.n_samples - 1} (n={config.n_samples})"))
+    limit = config.max_rounds or rounds_allowed(config)
+    for (task_id, sample), recs in sorted(grouped.items()):
+        if limit and len(recs) > limit:
+            ver.differences.append(Difference(task_id, sample, None, "rounds", len(recs), f"at most {limit}"))
 
 
 def load_tasks(benchmark: str, split: str) -> dict[str, Task]:
@@ -388,10 +414,14 @@ def engine_score_fn(tb_lang: str | None = None) -> ScoreFn:
 
 
 def verify_submission(sub: Submission, score: ScoreFn | None = None, loader: TaskLoader = load_tasks,
-                      progress: Callable[[str], None] | None = None, jobs: int = 1) -> Verification:
+                      progress: Callable[[str], None] | None = None, jobs: int = 1,
+                      resolved: tuple[BenchmarkIdentity, dict[str, Task]] | None = None) -> Verification:
+    """``resolved``: the run's benchmark already resolved (identity.resolve), so it is not loaded twice."""
     config = sub.run.read_config()
     try:
-        if loader is load_tasks:
+        if resolved is not None:
+            identity, tasks = resolved
+        elif loader is load_tasks:
             identity, tasks = resolve(config)
         else:  # tests hand their own benchmark
             tasks = loader(config.benchmark, config.split)

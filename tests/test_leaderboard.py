@@ -27,6 +27,7 @@ from ecov.harness.loop.feedback import render_feedback
 from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.tracks.sv.scorer import Engine
 from ecov.leaderboard import plots
+from ecov.leaderboard.buildverify import BuildVerifier, VerifyCache
 from ecov.leaderboard.cli import main as cli
 from ecov.leaderboard.site import build_site, line_diff
 from ecov.leaderboard.stats import group_rounds, histogram
@@ -76,13 +77,13 @@ def scorer(tmp_path_factory):
 
 
 def write_run(root: Path, task, plan: dict[int, list[str | None]], score, *, model: str,
-              mode: str = "agentic", max_rounds: int = 2) -> Path:
+              mode: str = "agentic", max_rounds: int = 2, seed: int = 1) -> Path:
     """Write a run folder as ecov-eval does. ``plan`` maps sample -> testbench per round (None: no usable
     answer, so the round keeps the previous testbench's result); a sample stops at its first pass."""
     folder = RunFolder(root)
     cfg = RunConfig(model=model, mode=mode, agent="memoryless" if mode == "agentic" else "direct",
                     benchmark="ecov-embedded", dataset_hash=dataset_hash([task]), n_samples=len(plan),
-                    max_rounds=max_rounds, created="2026-12-01T10:00:00Z", task_ids=[task.id],
+                    max_rounds=max_rounds, seed=seed, created="2026-12-01T10:00:00Z", task_ids=[task.id],
                     harness_version="0.1.0", verilator_version=verilator_version())
     folder.write_config(cfg)
     for sample, tbs in plan.items():
@@ -93,7 +94,7 @@ def write_run(root: Path, task, plan: dict[int, list[str | None]], score, *, mod
                 rec = RoundRecord(task.id, sample, r, "h", "I am not sure.", "", "no code block",
                                   "no code block\n\n" + last_fb, res.to_dict(), False, 900, 20, 0.0005)
             else:
-                res = score(task.design, tb, 1)
+                res = score(task.design, tb, seed)
                 last, last_fb = res, render_feedback(res, task.targets)
                 rec = RoundRecord(task.id, sample, r, "h", f"```systemverilog\n{tb}```", tb, "", last_fb,
                                   res.to_dict(), res.meets(task.targets), 1200, 400 + r, 0.002)
@@ -374,7 +375,9 @@ def _verify_with(sub_dir: Path, scorer) -> None:
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory, runs, scorer):
-    """Submissions: good (verified), weak (tampered: differs), direct (verified), weak-again (stale)."""
+    """Submissions: good (verified), weak (tampered: differs), direct (verified), stale (its committed
+    verification is out of date: the build verifies the current files). Built with the build's own
+    verification (build --verify), which alone earns the badge."""
     root = tmp_path_factory.mktemp("lb")
     subs = root / "subs"
     good = add_submission(runs["good"], subs, "good", _meta("Good Model", 4.0, "baseline"))
@@ -394,7 +397,8 @@ def site(tmp_path_factory, runs, scorer):
         tar.add(work / "run", arcname="run")
     (subs / "broken").mkdir()
     (subs / "broken" / "submission.json").write_text("{}")
-    report = build_site(subs, root / "site")
+    verifier = BuildVerifier(VerifyCache(root / "verify-cache", subs), score=scorer)
+    report = build_site(subs, root / "site", verifier=verifier)
     return root / "site", report
 
 
@@ -419,7 +423,8 @@ def test_build_index_tables_marks_and_paper(site, scores):
     assert 'id="about-random-hard"' in html and "fails in every one of its agentic samples" in html
     assert 'class="mark mark-verified"' in good_row
     assert 'mark-differs' in agentic.split('data-name="weak"')[1].split("</tr>")[0]
-    assert 'mark-stale' in agentic.split('data-name="stale"')[1].split("</tr>")[0]
+    # Its committed verification.json is stale; the build verified the files as they are now.
+    assert 'mark-verified' in agentic.split('data-name="stale"')[1].split("</tr>")[0]
     assert "Cadence Xcelium" in html and "NOT comparable" in html and "69.2" in html and "63.9" in html
     for svg in re.findall(r"<svg.*?</svg>", html, re.S):
         ET.fromstring(svg)  # every chart is well-formed SVG
