@@ -195,3 +195,80 @@ def test_the_site_never_ranks_a_run_on_a_benchmark_it_brought(tmp_path, runs, ta
     assert by_name["swap"]["benchmark"].startswith("unknown benchmark") and by_name["swap"]["ranked"] == "False"
     assert by_name["honest"]["benchmark"] == "ecov-embedded"
     assert "unknown benchmark (ecov-embedded)" in report.tables or any("unknown" in t for t in report.tables)
+
+
+def test_folder_submissions_past_the_caps_are_refused_before_anything_is_read(tmp_path, runs):
+    """The archive caps hold for the folder form too, from metadata alone: the submission.json, made
+    unreadable as JSON here, is never reached, and add refuses such a run before copying it."""
+    from ecov.leaderboard.untrusted import MAX_SUBMISSION_BYTES, MAX_SUBMISSION_FILES
+
+    many = _submission(tmp_path, runs["direct"], name="many")
+    (many / "submission.json").write_text("{not json")
+    logs = many / "run" / "logs"
+    logs.mkdir()
+    for i in range(MAX_SUBMISSION_FILES):
+        (logs / f"{i}.log").touch()
+    with pytest.raises(SubmissionError, match=f"more than {MAX_SUBMISSION_FILES:,} files and folders"):
+        with open_submission(many):
+            pass
+    with pytest.raises(SubmissionError, match="more than 20,000 files"):
+        add_submission(many / "run", tmp_path / "subs", "copy-of-many", _meta())
+    assert not (tmp_path / "subs" / "copy-of-many").exists()
+
+    big = _submission(tmp_path, runs["direct"], name="big")
+    with open(big / "run" / "trace.bin", "wb") as f:  # sparse: past the cap in size, nothing on disk
+        f.truncate(MAX_SUBMISSION_BYTES + 1)
+    with pytest.raises(SubmissionError, match=f"more than {MAX_SUBMISSION_BYTES:,} bytes"):
+        with open_submission(big):
+            pass
+    r = CliRunner().invoke(cli, ["build", "--submissions", str(tmp_path / "subs"), "--out", str(tmp_path / "site")])
+    assert r.exit_code == 0 and "left out: big" in r.output and "left out: many" in r.output
+    assert not (tmp_path / "site" / "s" / "big").exists()
+
+
+def test_non_standard_rounds_verify_as_non_standard_and_are_not_ranked(tmp_path, runs, scorer):
+    """The weak run has 2 agentic rounds where llm4cov sets 4: every figure reproduces, so verified, but
+    with standing non-standard and the reason; the site lists it apart with the same reason."""
+    from ecov.leaderboard.rules import NON_STANDARD, STANDARD
+
+    dest = _submission(tmp_path, runs["weak"], name="weak")
+    with open_submission(dest) as sub:
+        ver = verify_submission(sub, score=scorer)
+    assert ver.verdict == VERIFIED and ver.standing == NON_STANDARD, ver.report()
+    assert ver.nonstandard == ["2 rounds where protocol llm4cov sets 4"]
+    assert "VERIFIED (non-standard)" in ver.report() and "non-standard: 2 rounds where" in ver.report()
+    with open_submission(_submission(tmp_path, runs["direct"], name="direct")) as sub:
+        direct = verify_submission(sub, score=scorer)
+    assert (direct.verdict, direct.standing, direct.nonstandard) == (VERIFIED, STANDARD, [])
+
+
+def test_a_run_under_another_seed_is_non_standard(tmp_path, task, scorer):
+    """A run made (and recorded) at simulation seed 2 reproduces at seed 2, but the protocol sets seed 1:
+    one picked among several seeds must not rank."""
+    from test_leaderboard import write_run
+
+    from ecov.leaderboard.ranking import standing
+    from ecov.leaderboard.rules import NON_STANDARD
+
+    run = write_run(tmp_path / "seed2", task, {0: [task.reference_tbs[0].content]}, scorer, model="m",
+                    mode="direct", max_rounds=1, seed=2)
+    dest = _submission(tmp_path, run, name="seed2")
+    with open_submission(dest) as sub:
+        ver = verify_submission(sub, score=scorer)
+        config, samples = sub.run.read_config(), sub.run.samples()
+    assert ver.verdict == VERIFIED and ver.standing == NON_STANDARD, ver.report()
+    assert ver.nonstandard[0].startswith("simulation seed 2 where the protocol sets 1")
+    st = standing(config, samples, frozenset({task.id}))  # the whole task set, yet not ranked
+    assert not st.ranked and st.reason == ver.nonstandard[0]
+
+
+@pytest.mark.parametrize("changes, field, submitted", [({"n_samples": 1}, "sample", "sample index 1"),
+                                                       ({"max_rounds": 1}, "rounds", 2)])
+def test_records_past_the_runs_own_n_or_rounds_differ(tmp_path, runs, scorer, changes, field, submitted):
+    """The good run has 2 samples of 2 rounds; a config saying n=1 or 1 round does not reproduce."""
+    dest = _submission(tmp_path, runs["good"])
+    _edit_config(dest, **changes)
+    with open_submission(dest) as sub:
+        ver = verify_submission(sub, score=scorer)
+    assert ver.verdict == DIFFERS, ver.report()
+    assert any(d.field == field and d.submitted == submitted for d in ver.differences), ver.report()

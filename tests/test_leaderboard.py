@@ -376,8 +376,8 @@ def _verify_with(sub_dir: Path, scorer) -> None:
 @pytest.fixture(scope="session")
 def site(tmp_path_factory, runs, scorer):
     """Submissions: good (verified), weak (tampered: differs), direct (verified), stale (its committed
-    verification is out of date: the build verifies the current files). Built with the build's own
-    verification (build --verify), which alone earns the badge."""
+    verification is out of date; the build verifies the files as they are now: its summary differs).
+    Built with the build's own verification (build --verify), which alone earns the badge."""
     root = tmp_path_factory.mktemp("lb")
     subs = root / "subs"
     good = add_submission(runs["good"], subs, "good", _meta("Good Model", 4.0, "baseline"))
@@ -392,7 +392,7 @@ def site(tmp_path_factory, runs, scorer):
     work = root / "restage"
     with tarfile.open(stale / "run.tar.gz") as tar:
         tar.extractall(work, filter="data")
-    (work / "run" / "summary.json").write_text(json.dumps({"pass_rate": 0.0}))
+    (work / "run" / "summary.json").write_text(json.dumps({"pass_rate": 100.0}))
     with tarfile.open(stale / "run.tar.gz", "w:gz") as tar:
         tar.add(work / "run", arcname="run")
     (subs / "broken").mkdir()
@@ -424,7 +424,7 @@ def test_build_index_tables_marks_and_paper(site, scores):
     assert 'class="mark mark-verified"' in good_row
     assert 'mark-differs' in agentic.split('data-name="weak"')[1].split("</tr>")[0]
     # Its committed verification.json is stale; the build verified the files as they are now.
-    assert 'mark-verified' in agentic.split('data-name="stale"')[1].split("</tr>")[0]
+    assert 'mark-differs' in agentic.split('data-name="stale"')[1].split("</tr>")[0]
     assert "Cadence Xcelium" in html and "NOT comparable" in html and "69.2" in html and "63.9" in html
     for svg in re.findall(r"<svg.*?</svg>", html, re.S):
         ET.fromstring(svg)  # every chart is well-formed SVG

@@ -99,7 +99,7 @@ def test_sort_filter_open_submission_and_screenshot(browser, served, scores, tmp
     box.send_keys(" ")  # an input event with an empty query shows everything again
     assert _visible_names(table) == ["stale", "good", "weak"]
     browser.find_element(By.ID, "filter-verified").click()
-    assert _visible_names(table) == ["good"]  # weak does not reproduce, stale changed after verification
+    assert _visible_names(table) == ["good"]  # weak and stale (edited after its verification) do not reproduce
     browser.find_element(By.ID, "filter-verified").click()
     Select(browser.find_element(By.ID, "filter-type")).select_by_value("trained")
     assert _visible_names(table) == ["stale"]

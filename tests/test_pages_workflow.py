@@ -1,6 +1,9 @@
-"""The GitHub Pages workflow builds the site with exactly the command this test runs, on the real
-submissions in leaderboard/submissions/, and that site has the floor and ceiling rows, pass % on
-random-hard tasks and the heat map."""
+# ruff: noqa: F811 - the fixtures imported from test_leaderboard are used by name
+"""The GitHub Pages workflow builds the site with exactly the command these tests run: verbatim (the
+build verifying every submission itself, its cache reused on a second build) on small real submissions,
+and without its --verify options on the real submissions in leaderboard/submissions/ (verifying all of
+them takes about 20 minutes), whose site has the floor and ceiling rows, pass % on random-hard tasks and
+the heat map."""
 
 from __future__ import annotations
 
@@ -12,10 +15,16 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from test_build_verify import _forge, _marks
+from test_leaderboard import _meta, runs, scorer, scores, task  # noqa: F401 - fixtures
+
+from ecov.leaderboard.submission import add_submission
 
 REPO = Path(__file__).resolve().parents[1]
 WORKFLOW = REPO / ".github" / "workflows" / "pages.yml"
-SITE_BUILD_COMMAND = "ecov-leaderboard build --submissions leaderboard/submissions --out site"
+SITE_BUILD_COMMAND = ("ecov-leaderboard build --submissions leaderboard/submissions --out site --verify "
+                      "--verify-cache .verify-cache --jobs 4")
+VERIFY_OPTIONS = ["--verify", "--verify-cache", ".verify-cache", "--jobs", "4"]
 
 
 def _steps(text: str) -> dict[str, str]:
@@ -29,20 +38,50 @@ def test_workflow_builds_and_deploys_on_push_to_main():
     assert re.search(r"on:\n\s+push:\n\s+branches: \[main\]", text)
     assert "actions/upload-pages-artifact" in text and "path: site" in text and "actions/deploy-pages" in text
     assert "pages: write" in text and "id-token: write" in text
+    build, deploy = text.split("\n  deploy:\n")
+    # Submitted testbenches run in the build job: no token there that can deploy or push.
+    assert "id-token" not in build and "pages: write" not in build and "persist-credentials: false" in build
+    assert "pages: write" in deploy and "id-token: write" in deploy
+    # The build's verify cache is kept between runs, outside the submissions tree.
+    assert re.search(r"uses: actions/cache@v\d+\n\s+with:\n\s+path: \.verify-cache\n", build)
     readme = (REPO / "README.md").read_text()
     assert ".github/workflows/pages.yml" in readme and "github.io" in readme
 
 
-def test_site_build_command_on_the_real_submissions(tmp_path):
+def _run(argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
     exe = shutil.which("ecov-leaderboard")
     if exe is None:
         pytest.skip("ecov-leaderboard is not installed (pip install -e .)")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    r = subprocess.run([exe, *argv[1:]], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    return r
+
+
+def test_site_build_command_verifies_and_reuses_its_cache(tmp_path, runs):
+    """The command verbatim, with a fresh engine of its own (disk cache off): an honest submission earns
+    the badge, one with a forged verification.json does not; the second build simulates nothing."""
+    subs = tmp_path / "leaderboard" / "submissions"
+    add_submission(runs["direct"], subs, "honest", _meta())
+    _forge(add_submission(runs["direct"], subs, "forged", _meta()))
+    argv = shlex.split(SITE_BUILD_COMMAND)
+    r = _run(argv, tmp_path)
+    assert "verified by this build: honest: verified, re-scored now" in r.stderr, r.stderr
+    assert "verified by this build: forged: differs, re-scored now" in r.stderr
+    assert _marks(tmp_path / "site") == {"honest": "verified", "forged": "differs"}
+    assert len(list((tmp_path / ".verify-cache").glob("*.json"))) == 2
+    r = _run(argv, tmp_path)
+    assert "honest: verified, reused from the verify cache" in r.stderr
+    assert "forged: differs, reused from the verify cache" in r.stderr and "re-scoring" not in r.stderr
+    assert _marks(tmp_path / "site") == {"honest": "verified", "forged": "differs"}
+
+
+def test_site_build_command_on_the_real_submissions(tmp_path):
     (tmp_path / "leaderboard").mkdir()
     (tmp_path / "leaderboard" / "submissions").symlink_to(REPO / "leaderboard" / "submissions")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
     argv = shlex.split(SITE_BUILD_COMMAND)
-    r = subprocess.run([exe, *argv[1:]], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr
+    assert argv[-len(VERIFY_OPTIONS):] == VERIFY_OPTIONS
+    _run(argv[:-len(VERIFY_OPTIONS)], tmp_path)  # the same build, the committed verifications as claims
     html = (tmp_path / "site" / "index.html").read_text()
     for mode in ("agentic", "direct"):
         board = html.split(f'id="ecov-embedded-{mode}"')[1].split("</section>")[0]
