@@ -51,8 +51,7 @@ def _rows() -> list[Baseline]:
                                 f"builtin/random ({shown})",
                                 f"ECov's naive random baseline{where} (n={n_random}): "
                                 + (RANDOM_AGENTIC if mode == "agentic" else "one testbench per sample. No LLM.")))
-            if bench != "autoeval-ecov":
-                out.append(Baseline(f"{prefix}builtin-reference-{mode}", bench, "builtin/reference", mode, 1,
+            out.append(Baseline(f"{prefix}builtin-reference-{mode}", bench, "builtin/reference", mode, 1,
                                     f"builtin/reference ({shown})", f"The ceiling row{where}: {REFERENCE}"))
         out.append(Baseline(f"{prefix}builtin-legal-random-agentic", bench, "builtin/legal-random", "agentic",
                             n_legal, "builtin/legal-random (agentic, 4 rounds)",
