@@ -21,6 +21,27 @@ module tb_cache_mshr;
 
   always #5 clk = ~clk;
 
+  // allocated entries (from the ports): finalize only names one of them
+  reg [MSHR_SIZE-1:0] held; reg fired_q;
+  always @(posedge clk)
+    if (reset) begin held <= 0; fired_q <= 0; end
+    else begin
+      automatic reg [MSHR_SIZE-1:0] v = held;
+      if (fired_q) v[allocate_id] = 1;
+      if (finalize_valid) v[finalize_id] = 0;
+      held <= v; fired_q <= allocate_valid && allocate_ready;
+    end
+  function automatic [MSHR_SIZE-1:0] allocated();
+    return fired_q ? held | (1 << allocate_id) : held;
+  endfunction
+  // the (r mod count)-th allocated entry; found = 0 when none is allocated
+  task automatic pick(input [31:0] r, output bit found, output [MSHR_ADDR_WIDTH-1:0] id);
+    automatic reg [MSHR_SIZE-1:0] set = allocated();
+    automatic int k = $countones(set) == 0 ? 0 : r % $countones(set);
+    found = set != 0; id = 0;
+    for (int i = 0; i < MSHR_SIZE; i++) if (set[i]) begin if (k == 0) begin id = i; break; end k--; end
+  endtask
+
   function automatic [DATA_WIDTH-1:0] rdata();
     return {$urandom(), $urandom()};
   endfunction
@@ -53,11 +74,15 @@ module tb_cache_mshr;
     // allocate and finalize in the same cycle on the just-allocated id
     for (int i = 0; i < 40; i++) step(1, 10'h2AA, 1, allocate_id);
     // random traffic with a small address pool so chains form and break
-    for (int i = 0; i < 6000; i++)
-      step(($urandom() % 4) != 0, ($urandom() % 4) ? ($urandom() % 4) : $urandom(),
-           ($urandom() % 3) == 0, $urandom());
+    for (int i = 0; i < 6000; i++) begin
+      bit a, f, found; logic [CS_LINE_ADDR_WIDTH-1:0] addr; logic [31:0] r; logic [MSHR_ADDR_WIDTH-1:0] fid;
+      a = ($urandom() % 4) != 0; addr = ($urandom() % 4) ? ($urandom() % 4) : $urandom();
+      f = ($urandom() % 3) == 0; r = $urandom();
+      pick(r, found, fid);
+      step(a, addr, f && found, fid);
+    end
     // drain
-    for (int i = 0; i < 32; i++) step(0, 0, 1, i);
+    for (int i = 0; i < 32; i++) step(0, 0, allocated() >> i, i);
     // synchronous reset with traffic pending
     for (int i = 0; i < 10; i++) step(1, 10'h3FF, 0, 0);
     reset = 1; step(1, 10'h3FF, 1, 5); reset = 0;
