@@ -97,14 +97,20 @@ class BuildVerifier:
     def __call__(self, sub: Submission) -> BuiltVerification:
         config = sub.run.read_config()
         digest = run_digest(sub.run_dir)
+
+        def error(why: str) -> BuiltVerification:  # nothing re-scored: an error, never cached
+            return BuiltVerification(Verification(submission=sub.name, verdict=ERROR, run_digest=digest,
+                                                  benchmark=config.benchmark, split=config.split, errors=[why]),
+                                     False)
+
         try:
             resolved = resolve(config)
-        except IdentityError as e:  # nothing to re-score against: an error, not cached (it is cheap)
-            return BuiltVerification(Verification(
-                submission=sub.name, verdict=ERROR, run_digest=digest, benchmark=config.benchmark,
-                split=config.split, errors=[f"cannot verify against benchmark {config.benchmark}/"
-                                            f"{config.split}: {e}"]), False)
-        key = VerifyKey(digest, resolved[0].dataset_hash, self.scoring_id(config.tb_lang))
+        except IdentityError as e:
+            return error(f"cannot verify against benchmark {config.benchmark}/{config.split}: {e}")
+        try:
+            key = VerifyKey(digest, resolved[0].dataset_hash, self.scoring_id(config.tb_lang))
+        except Exception as e:  # noqa: BLE001 - a track whose scorer cannot run here (no sandbox for it)
+            return error(f"cannot make the {config.tb_lang} scorer here: {type(e).__name__}: {e}")
         cached = self.cache.get(key) if self.cache else None
         if cached is not None:
             cached.submission = sub.name
