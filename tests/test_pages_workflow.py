@@ -84,7 +84,7 @@ def test_site_build_command_on_the_real_submissions(tmp_path):
     _run(argv[:-len(VERIFY_OPTIONS)], tmp_path)  # the same build, the committed verifications as claims
     html = (tmp_path / "site" / "index.html").read_text()
     marks = set(_marks(tmp_path / "site").values())
-    assert marks == {"claimed"}, marks  # committed verifications are claims; only the build earns the badge
+    assert "verified" not in marks and "claimed" in marks, marks  # committed ones are claims: no badge
     for mode in ("agentic", "direct"):
         board = html.split(f'id="ecov-embedded-{mode}"')[1].split("</section>")[0]
         rows = re.findall(r'data-name="([^"]+)"', board.split("</table>")[0])
