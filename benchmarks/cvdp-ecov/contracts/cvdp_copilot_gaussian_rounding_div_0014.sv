@@ -1,5 +1,5 @@
-// Interface contract of divider (cvdp gaussian_rounding_div_0014, issue 22). A port-level mirror of the
-// spec's FSM (IDLE -> BUSY for WIDTH cycles -> DONE until start is low) tells when an operation runs.
+// Interface contract of divider (cvdp gaussian_rounding_div_0014, issue 22): in-range divisor and dividend
+// while start is high, inputs stable until the result is valid. A port-level mirror of the spec's FSM (IDLE -> BUSY for WIDTH cycles -> DONE until start is low) tells when an operation runs.
 module ecov_contract #(parameter WIDTH = 32) (
     input logic clk, input logic rst_n, input logic start,
     input logic [WIDTH-1:0] dividend, input logic [WIDTH-1:0] divisor,
@@ -19,9 +19,11 @@ module ecov_contract #(parameter WIDTH = 32) (
   end
   // rules
   always @(posedge clk) if (rst_n) begin
-    // The spec's value ranges (0 < divisor < 2^(WIDTH-1)-1, dividend < 2^WIDTH-1) are not checked: the
-    // shipped reference (data parquet, frozen) drives out-of-range divisors on purpose; see README.md.
-    if (st != IDLE && !valid && (dividend != a_q || divisor != b_q)) `ECOV_VIOLATION(inputs_stable_until_complete)
+    // value ranges, whenever start says valid inputs are available: 0 < divisor < 2^(WIDTH-1)-1,
+    // dividend < 2^WIDTH-1
+    if (start && (divisor == '0 || divisor >= DIVISOR_LIMIT)) `ECOV_VIOLATION(divisor_in_range)
+    else if (start && dividend == '1) `ECOV_VIOLATION(dividend_in_range)
+    else if (st != IDLE && !valid && (dividend != a_q || divisor != b_q)) `ECOV_VIOLATION(inputs_stable_until_complete)
   end
   // bins
   always @(posedge clk) if (rst_n) begin
