@@ -38,17 +38,6 @@ def make_engine(tb_lang: str | None = None):
     return get_track(tb_lang).make_scorer(EngineConfig())
 
 
-def make_scorer(engine=None, tb_lang: str | None = None) -> Scorer:
-    """A scorer from an engine (default: the track's engine with its content-hash cache)."""
-    return as_scorer(engine if engine is not None else make_engine(tb_lang))
-
-
-def as_scorer(engine_or_scorer) -> Scorer:
-    """Accept an Engine (anything with ``.score``) or a scorer callable."""
-    score = getattr(engine_or_scorer, "score", None)
-    return score if callable(score) else engine_or_scorer
-
-
 class _ScorerEngine:
     """A bare scorer callable in the shape LocalExecutor wraps."""
 
