@@ -34,10 +34,20 @@ class VerifyKey:
     run_digest: str
     dataset_hash: str
     scoring: str  # track, the engine's identity (Verilator, flags, scoring version), rules and verify versions
+    contracts: str = ""  # the tasks' interface contracts (attached by the loader, outside the dataset hash)
 
     @property
     def file(self) -> str:
         return hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest() + ".json"
+
+
+def contracts_digest(tasks) -> str:
+    """sha256 over every task's contract (id, monitor, JSON): a changed contract changes the legal figures."""
+    h = hashlib.sha256()
+    for t in sorted(tasks, key=lambda t: t.id):
+        if t.contract is not None:
+            h.update(f"{t.id}\0{t.contract.sv}\0{t.contract.meta}\0".encode())
+    return h.hexdigest()
 
 
 class VerifyCache:
@@ -108,7 +118,8 @@ class BuildVerifier:
         except IdentityError as e:
             return error(f"cannot verify against benchmark {config.benchmark}/{config.split}: {e}")
         try:
-            key = VerifyKey(digest, resolved[0].dataset_hash, self.scoring_id(config.tb_lang))
+            key = VerifyKey(digest, resolved[0].dataset_hash, self.scoring_id(config.tb_lang),
+                            contracts_digest(resolved[1].values()))
         except Exception as e:  # noqa: BLE001 - a track whose scorer cannot run here (no sandbox for it)
             return error(f"cannot make the {config.tb_lang} scorer here: {type(e).__name__}: {e}")
         cached = self.cache.get(key) if self.cache else None

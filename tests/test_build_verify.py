@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace as _replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from test_leaderboard import _submission, _tamper_round, _verify_with, runs, scorer, scores, task  # noqa: F401
 
-from ecov.leaderboard.buildverify import BuildVerifier, VerifyCache
+from ecov.harness.benchmark.store import load_benchmark
+from ecov.harness.core.records import Contract
+from ecov.leaderboard.buildverify import BuildVerifier, VerifyCache, contracts_digest
 from ecov.leaderboard.cli import main as cli
 from ecov.leaderboard.site import build_site
 from ecov.leaderboard.submission import SubmissionError, run_digest
@@ -111,3 +114,16 @@ def test_the_verify_cache_must_be_outside_the_submissions(tmp_path, runs):
     r = CliRunner().invoke(cli, ["build", "--submissions", str(dest.parent), "--out", str(tmp_path / "site"),
                                  "--verify-cache", str(tmp_path / "c")])
     assert r.exit_code == 2 and "only with --verify" in r.output
+
+
+def test_a_changed_contract_changes_the_verify_key():
+    """Contracts are attached by the loader, outside the dataset hash: the key names them itself, so a
+    cached verification is not reused after a task's rules or bins change."""
+    tasks = load_benchmark(None)
+    with_contract = next(t for t in tasks if t.contract is not None)
+    edited = _replace(with_contract, contract=Contract(with_contract.contract.sv + "\n// edited",
+                                                       with_contract.contract.meta))
+    others = [t for t in tasks if t.id != with_contract.id]
+    assert contracts_digest(tasks) == contracts_digest(list(reversed(tasks)))
+    assert contracts_digest(tasks) != contracts_digest([*others, edited])
+    assert contracts_digest(tasks) != contracts_digest(others)

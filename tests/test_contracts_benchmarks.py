@@ -7,6 +7,8 @@ ports. The calibration table is benchmarks/*/contracts/README.md (scripts/calibr
 from __future__ import annotations
 
 import json
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -38,9 +40,32 @@ def _breaks() -> dict[tuple[str, str], tuple[str, str]]:
 BREAKS = _breaks()
 
 
+def _inject(tb: str, where: str, block: str) -> str:
+    cut = tb.index("endmodule") if where == "first" else tb.rindex("endmodule")
+    return tb[:cut] + "  " + block + "\n" + tb[cut:]
+
+
+def _jobs() -> dict[tuple, tuple]:
+    """Every simulation the tests below check: (kind, ...) -> (design, testbench text)."""
+    jobs = {}
+    for key, task in TASKS.items():
+        for i, tb in enumerate(task.reference_tbs):
+            jobs[("ref", key, i)] = (task.design, tb.content)
+            jobs[("plain", key, i)] = (replace(task.design, contract=None), tb.content)
+    for (task_id, rule), (where, block) in BREAKS.items():
+        task = next(t for (_, tid), t in TASKS.items() if tid == task_id)
+        jobs[("break", task_id, rule)] = (task.design, _inject(task.reference_tbs[0].content, where, block))
+    return jobs
+
+
 @pytest.fixture(scope="module")
-def engine(tmp_path_factory):
-    return Engine(EngineConfig(cache_dir=tmp_path_factory.mktemp("cache"), run_seconds=60))
+def scored(tmp_path_factory):
+    """All simulations at once, one per CPU (the engine is thread-safe; each test then only reads)."""
+    engine = Engine(EngineConfig(cache_dir=tmp_path_factory.mktemp("cache"), run_seconds=60))
+    jobs = _jobs()
+    with ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1))) as pool:
+        futures = {k: pool.submit(engine.score, design, text) for k, (design, text) in jobs.items()}
+        return {k: f.result() for k, f in futures.items()}
 
 
 def test_every_shipped_rule_has_a_breaking_testbench():
@@ -49,28 +74,22 @@ def test_every_shipped_rule_has_a_breaking_testbench():
 
 
 @pytest.mark.parametrize("key", sorted(TASKS), ids=lambda k: k[1])
-def test_shipped_contract_calibrates(engine, key):
+def test_shipped_contract_calibrates(scored, key):
     task = TASKS[key]
     meta = check(task.contract, task.design)
-    for tb in task.reference_tbs:
-        r = engine.score(task.design, tb.content)
+    for i, _ in enumerate(task.reference_tbs):
+        r = scored[("ref", key, i)]
         assert r.status == OK and r.legal["violation"] is None, (r.errors, r.legal.get("violation"))
         assert sorted(r.legal["bins"]) == sorted(meta.bins)
         assert r.meets_legal(task.targets)
-        plain = engine.score(replace(task.design, contract=None), tb.content)
+        plain = scored[("plain", key, i)]
         assert plain.coverage == r.coverage and plain.uncovered == r.uncovered
 
 
-def _inject(tb: str, where: str, block: str) -> str:
-    cut = tb.index("endmodule") if where == "first" else tb.rindex("endmodule")
-    return tb[:cut] + "  " + block + "\n" + tb[cut:]
-
-
 @pytest.mark.parametrize("task_id, rule", sorted(BREAKS))
-def test_breaking_a_rule_once_is_caught_by_name(engine, task_id, rule):
+def test_breaking_a_rule_once_is_caught_by_name(scored, task_id, rule):
     task = next(t for (_, tid), t in TASKS.items() if tid == task_id)
-    where, block = BREAKS[(task_id, rule)]
-    r = engine.score(task.design, _inject(task.reference_tbs[0].content, where, block))
+    r = scored[("break", task_id, rule)]
     assert r.status == OK, r.errors
     v = r.legal["violation"]
     assert v is not None and v["rule"] == rule, r.legal
