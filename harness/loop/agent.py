@@ -209,6 +209,8 @@ def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConf
                 stop_reason = "infra_error"
                 break
             feedback = feedback_fn(res, task.targets)
+            if io.feedback_text is not None:
+                feedback = io.feedback_text(feedback, task)
             state = _State(parsed.testbench, res, feedback, r, state_key(res, task.targets))
             new_best = states.add(state.key, state)
             o = feedback

@@ -38,6 +38,9 @@ ACCEPTED_FORMS = (
 KEYLESS_PROVIDERS = {"hosted_vllm", "vllm", "ollama", "ollama_chat", "lm_studio", "llamafile", "openai_like"}
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "0.0.0.0", "host.docker.internal"}
 RETRYABLE_STATUS = {408, 409, 425, 429}
+# What to do when requests time out (a slow CPU server, a long answer): the wait is the user's to set.
+TIMEOUT_HINT = ("a slow server (a CPU one, a long answer) needs a larger --request-timeout; some servers "
+                "(llama-cpp-python) keep working on a request after it timed out, so its retry waits behind it")
 # Keys of ``extra`` that configure this adapter instead of being passed to litellm.completion.
 ADAPTER_OPTIONS = {"cache", "backoff_base", "backoff_max", "price_in", "price_out"}
 
@@ -216,9 +219,10 @@ class LiteLLMModel:
                 if not retryable or retries >= self.max_retries:
                     self._count("errors")
                     what = "gave up after" if retryable else "not retried;"
+                    detail = (TIMEOUT_HINT if self._timed_out(e) else f"{_short(e)}{self._hint(status)}")
                     raise ModelError(
-                        f"{self.name}: {e.__class__.__name__} (HTTP {status or '-'}) {what} "
-                        f"{retries} retr{'y' if retries == 1 else 'ies'}: {_short(e)}{self._hint(status)}",
+                        f"{self.name}: {self._describe(e, status)} {what} "
+                        f"{retries} retr{'y' if retries == 1 else 'ies'}: {detail}",
                         status=status, retryable=retryable,
                     ) from e
                 retries += 1
@@ -226,9 +230,18 @@ class LiteLLMModel:
                 delay = self._delay(retries, e)
                 if self.on_retry is not None:
                     self.on_retry(f"{self.name}: task {req.task.id} sample {req.sample} round {req.round}: "
-                                  f"{e.__class__.__name__} (HTTP {status or '-'}), retry {retries}/"
+                                  f"{self._describe(e, status)}, retry {retries}/"
                                   f"{self.max_retries} in {delay:.1f} s")
                 time.sleep(delay)
+
+    def _timed_out(self, e: Exception) -> bool:
+        return isinstance(e, (self._litellm.Timeout, TimeoutError))
+
+    def _describe(self, e: Exception, status: int | None) -> str:
+        """The failure in words: a timeout is ours (no answer in time), not an HTTP 408 from the server."""
+        if self._timed_out(e):
+            return f"no answer within the request timeout ({self.timeout:g} s)"
+        return f"{e.__class__.__name__} (HTTP {status or '-'})"
 
     def _hint(self, status: int | None) -> str:
         """What to do about a fatal error whose cause is the model string, not the server."""

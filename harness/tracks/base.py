@@ -31,6 +31,9 @@ class TrackIO:
     followup: Callable[[str, str | None], dict]  # ecov-style history turn: (feedback, testbench | None)
     llm4cov_history: bool  # history appends the answer as a well-formed llm4cov answer (then the feedback)
     history_turns: Callable[..., list[dict]] | None = None  # (task, proto, answer_tb, feedback, shown_tb)
+    # (feedback, task) -> the feedback as the model reads it: tool messages name the testbench as the prompts
+    # show it, not as the scorer compiles it; None leaves it as rendered.
+    feedback_text: Callable[[str, Task], str] | None = None
 
 
 @dataclass(frozen=True)
