@@ -43,6 +43,10 @@ def per_task(samples: list[dict]) -> dict[str, tuple[float, float]]:
     return {t: (sum(a for a, _ in v) / len(v), sum(b for _, b in v) / len(v)) for t, v in acc.items()}
 
 
+def _n(x: float) -> str:
+    return f"{x:g}" if float(x).is_integer() else f"{x:.2f}"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--submissions", type=Path, default=ROOT / "leaderboard" / "submissions")
@@ -65,14 +69,14 @@ def main(argv: list[str] | None = None) -> int:
             pooled[m][0] += legal
             pooled[m][1] += paper
             pooled[m][2] += len(got)
-            cells.append(f"{legal:g}/{len(got)} = {100 * legal / max(1, len(got)):.1f}% ({paper:g}/{len(got)})")
+            cells.append(f"{_n(legal)}/{len(got)} = {100 * legal / max(1, len(got)):.1f}% ({_n(paper)}/{len(got)})")
         rows.append((bench, n_tasks, cells))
     print("| | tasks with a contract | builtin/random legal pass (paper pass) | builtin/legal-random legal pass "
           "(paper pass) | builtin/reference legal pass (paper pass) |")
     print("|---|---|---|---|---|")
     for bench, n, cells in rows:
         print(f"| {bench} | {n if n is not None else '–'} | " + " | ".join(cells) + " |")
-    cells = [f"**{v[0]:g}/{v[2]} = {100 * v[0] / max(1, v[2]):.1f}%** ({v[1]:g}/{v[2]})" for v in pooled.values()]
+    cells = [f"**{_n(v[0])}/{v[2]} = {100 * v[0] / max(1, v[2]):.1f}%** ({_n(v[1])}/{v[2]})" for v in pooled.values()]
     print(f"| all | {pooled['reference'][2] or pooled['random'][2]} | " + " | ".join(cells) + " |")
     if args.per_task:
         print("\n| task | random legal/paper | legal-random legal/paper | reference legal/paper |\n|---|---|---|---|")
