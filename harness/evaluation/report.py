@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ecov.harness.core.run_folder import RunFolder
+
 
 def _row(label: str, value: str) -> str:
     return f"  {label:<22}{value}"
@@ -142,8 +144,6 @@ def outcome_lines(rounds: list[Any], done: set[tuple[str, int]] | None = None,
 
 def folder_outcome_lines(run_dir: Any) -> list[str]:
     """``outcome_lines`` of a run folder's finished samples ([] when it cannot be read)."""
-    from ecov.harness.core.run_folder import RunFolder
-
     folder = RunFolder(run_dir)
     try:
         return outcome_lines(folder.rounds(), folder.done(), folder.read_config().max_tokens)
