@@ -95,8 +95,9 @@ def test_killed_run_resumes_to_the_same_summary(tmp_path, monkeypatch):
 
 
 def test_ctrl_c_stops_cleanly_keeping_finished_samples(tmp_path, monkeypatch):
-    """KeyboardInterrupt in the main thread (what Ctrl-C raises) while workers are mid-sample."""
-    import _thread
+    """KeyboardInterrupt in the main thread (what Ctrl-C raises) while workers are mid-sample. A real
+    SIGINT, not _thread.interrupt_main(): that only sets a flag, which a main thread blocked waiting on its
+    workers may not see until the run has ended."""
     import threading
 
     from test_eval_e2e import engine_score, fake_model, run_config
@@ -111,7 +112,7 @@ def test_ctrl_c_stops_cleanly_keeping_finished_samples(tmp_path, monkeypatch):
         deadline = time.monotonic() + 120
         while lines(samples) < 1 and time.monotonic() < deadline:
             time.sleep(0.02)
-        _thread.interrupt_main()
+        os.kill(os.getpid(), signal.SIGINT)
 
     with FakeOpenAIServer(answer) as srv:
         model = fake_model(srv, tmp_path)
