@@ -114,11 +114,17 @@ def test_ctrl_c_stops_cleanly_keeping_finished_samples(tmp_path, monkeypatch):
             time.sleep(0.02)
         os.kill(os.getpid(), signal.SIGINT)
 
-    with FakeOpenAIServer(answer) as srv:
-        model = fake_model(srv, tmp_path)
-        threading.Thread(target=press_ctrl_c, daemon=True).start()
-        out = run_eval(tasks, model, run_config(tasks, max_rounds=ROUNDS, n=N), tmp_path / "run",
-                       scorer=engine_score, workers=2, progress=False)
+    # Ctrl-C raises KeyboardInterrupt only under Python's own SIGINT handler: an earlier test in the same
+    # process (a library that installs its own) must not decide what this one measures.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with FakeOpenAIServer(answer) as srv:
+            model = fake_model(srv, tmp_path)
+            threading.Thread(target=press_ctrl_c, daemon=True).start()
+            out = run_eval(tasks, model, run_config(tasks, max_rounds=ROUNDS, n=N), tmp_path / "run",
+                           scorer=engine_score, workers=2, progress=False)
+    finally:
+        signal.signal(signal.SIGINT, previous)
         assert out.interrupted and 1 <= out.ran < TOTAL
         summary = json.loads((tmp_path / "run" / "summary.json").read_text())
         assert summary["samples"] == len(RunFolder(tmp_path / "run").samples()) == out.ran
