@@ -1,5 +1,5 @@
-"""The interface contracts shipped with cvdp-ecov and autoeval-ecov (issue 22), through the real engine:
-each task's reference passes legally, hits every kept bin and leaves the DUT's coverage unchanged; and
+"""The interface contracts shipped with the embedded suite, cvdp-ecov and autoeval-ecov (issue 22), through
+the real engine: each task's reference passes legally, hits every kept bin and leaves the DUT's coverage unchanged; and
 stimulus that breaks each rule once (injected into the reference) is caught with that rule's name and
 ports. The calibration table is benchmarks/*/contracts/README.md (scripts/calibrate_contracts.py).
 """
@@ -20,7 +20,7 @@ from ecov.harness.core.records import OK
 from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.tracks.sv.scorer import Engine
 
-BENCHMARKS = ("cvdp-ecov", "autoeval-ecov")
+BENCHMARKS = ("ecov-embedded", "cvdp-ecov", "autoeval-ecov")
 TASKS = {(b, t.id): t for b in BENCHMARKS for t in load_benchmark(b) if t.contract is not None}
 
 BREAKS_DIR = Path(__file__).parent / "data" / "contract_breaks"
