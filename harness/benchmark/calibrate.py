@@ -198,6 +198,14 @@ def rule_percent(benchmark: str, target: Target, ceiling: float, upstream: float
     return reachable
 
 
+def rule_targets(task: Task, ceiling: dict[str, float]) -> list[Target]:
+    """The task's targets under its benchmark's rule, given the ceiling per ``target_key``."""
+    upstream = task.source.get("upstream_target")
+    return [replace(t, percent=rule_percent(task.benchmark, t, ceiling[target_key(t)],
+                                            float(upstream) if upstream else None))
+            for t in task.targets]
+
+
 def apply_rule(task: Task, cal: Calibration) -> tuple[Task | None, str]:
     """(task with rule targets and calibration recorded in ``source``, "") or (None, reason left out)."""
     if cal.problem:
@@ -205,12 +213,7 @@ def apply_rule(task: Task, cal: Calibration) -> tuple[Task | None, str]:
     if task.benchmark == "ecov-embedded":
         return task, ""
     ceiling = cal.ceiling
-    upstream = task.source.get("upstream_target")
-    new_targets = [
-        replace(t, percent=rule_percent(task.benchmark, t, ceiling[target_key(t)],
-                                        float(upstream) if upstream else None))
-        for t in task.targets
-    ]
+    new_targets = rule_targets(task, ceiling)
     source = dict(task.source)
     source.update({
         "ceiling": ", ".join(f"{k}={v:.2f}" for k, v in ceiling.items()),

@@ -16,7 +16,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from ecov.harness.benchmark.calibrate import rule_percent
+from ecov.harness.benchmark.calibrate import rule_targets, target_key
 from ecov.harness.benchmark.store import load_benchmark
 from ecov.harness.contracts.spec import ContractError, check, design_sha256
 from ecov.harness.core.records import SourceFile
@@ -26,10 +26,8 @@ from ecov.harness.tracks.sv.scorer import Engine
 
 def _rebuilt_targets(task, result) -> dict[str, float]:
     """The targets a rebuild would set if this testbench were the task's only reference (target rule)."""
-    upstream = task.source.get("upstream_target")
-    return {f"{x.instance}:{x.metric}": rule_percent(task.benchmark, x, result.metric_percent(x.instance, x.metric),
-                                                     float(upstream) if upstream else None)
-            for x in task.targets}
+    ceiling = {target_key(x): result.metric_percent(x.instance, x.metric) for x in task.targets}
+    return {target_key(x): x.percent for x in rule_targets(task, ceiling)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -74,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
                               "coverage_unchanged": same, "violation": legal.get("violation"),
                               "violations": legal.get("violations"), "bins_missed": missed,
                               "bins": f"{len(legal.get('bins', []))}/{len(meta.bins)}",
-                              "targets": {f"{x.instance}:{x.metric}": x.percent for x in t.targets},
+                              "targets": {target_key(x): x.percent for x in t.targets},
                               "rebuilt_targets": _rebuilt_targets(t, with_c),
                               "overall": with_c.overall, "meets": with_c.meets(t.targets),
                               "meets_legal": with_c.meets_legal(t.targets), "ok": ok}))
