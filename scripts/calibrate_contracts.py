@@ -18,7 +18,7 @@ import sys
 from dataclasses import dataclass, replace
 
 from ecov.harness.benchmark.store import load_benchmark
-from ecov.harness.contracts.spec import ContractError, check
+from ecov.harness.contracts.spec import ContractError, check, reference_clean
 from ecov.harness.core.records import ScoreResult
 from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.tasks import Task
@@ -50,7 +50,7 @@ def calibrate(engine: Engine, t: Task, random_only: bool) -> dict:
             legal = got.legal
             missed = [b for b in meta.bins if b not in legal.get("bins", [])]
             same = got.coverage == plain.coverage and got.status == plain.status
-            clean = got.ran and same and not legal.get("violation") and not missed
+            clean = reference_clean(meta, tb.name, got.ran, same, legal.get("violation"), missed)
             ok &= clean
             refs.append({"tb": tb.name, "status": got.status, "violations": legal.get("violations"),
                          "bins_missed": missed, "coverage_unchanged": same, "meets_legal": got.meets_legal(t.targets),

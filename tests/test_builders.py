@@ -105,8 +105,8 @@ def test_cvdp_jsonl_keeps_cid012_and_lists_the_rest():
     assert t.source["instance_from"] == "prompt" and t.source["upstream_target"] == "90"
     assert [(x.instance, x.metric, x.percent) for x in t.targets] == [("uut", "overall", 90.0)]
     assert [f.name for f in t.rtl_files] == ["gf_multiplier.sv"]
-    # CVDP's own reference first, then ECov's (benchmarks/cvdp-ecov/references)
-    assert [f.name for f in t.reference_tbs] == ["gf_multiplier_tb.sv", "ecov_cvdp_copilot_gf_multiplier_0039.sv"]
+    # ECov's reference (benchmarks/cvdp-ecov/references, written to obey the contract) first, then CVDP's own
+    assert [f.name for f in t.reference_tbs] == ["ecov_cvdp_copilot_gf_multiplier_0039.sv", "gf_multiplier_tb.sv"]
     assert cvdp.build(CVDP, references=None).tasks[0].reference_tbs[-1].name == "gf_multiplier_tb.sv"
     assert t.instructions.startswith("Develop a testbench")
     assert t.source["commit"] == (CVDP / "UPSTREAM_COMMIT").read_text().strip()

@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 
 from ecov.harness.benchmark.builders.embedded import load_suite
-from ecov.harness.contracts.spec import ContractError, check, design_sha256, parse_meta
+from ecov.harness.contracts.spec import ContractError, check, design_sha256, parse_meta, reference_clean
 from ecov.harness.core.records import INFRA_ERROR, OK, REJECTED, Contract, ScoreResult
 from ecov.harness.core.run_folder import RoundRecord
 from ecov.harness.core.state import sample_from_rounds
@@ -140,6 +140,19 @@ def test_meta_names_are_checked():
     with pytest.raises(ContractError):
         parse_meta(json.dumps({"task_id": "t", "dut_module": "m", "design_sha256": "x",
                                "rules": [{"name": "bad name"}]}))
+
+
+def test_upstream_reference_recorded_illegal_must_stay_illegal():
+    meta = parse_meta(json.dumps({"task_id": "t", "dut_module": "m", "design_sha256": "x", "bins": [{"name": "b"}],
+                                  "illegal_references": [{"name": "up_tb.sv", "why": "new values every #5"}]}))
+    assert meta.illegal_references == (("up_tb.sv", "new values every #5"),)
+    broke = {"rule": "r"}
+    assert reference_clean(meta, "up_tb.sv", True, True, broke, ["b"])
+    assert not reference_clean(meta, "up_tb.sv", True, True, None, [])  # the record went stale
+    assert not reference_clean(meta, "up_tb.sv", True, False, broke, [])  # the monitor changed coverage
+    assert reference_clean(meta, "ecov_t.sv", True, True, None, [])
+    assert not reference_clean(meta, "ecov_t.sv", True, True, broke, [])
+    assert not reference_clean(meta, "ecov_t.sv", True, True, None, ["b"])
 
 
 def _round(task: str, r: int, passed: bool, legal: bool | None, overall: float, legal_overall: float) -> RoundRecord:

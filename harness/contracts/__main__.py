@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ecov.harness.benchmark.calibrate import rule_targets, target_key
 from ecov.harness.benchmark.store import load_benchmark
-from ecov.harness.contracts.spec import ContractError, check, design_sha256
+from ecov.harness.contracts.spec import ContractError, check, design_sha256, reference_clean
 from ecov.harness.core.records import SourceFile
 from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.tracks.sv.scorer import Engine
@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
             legal = with_c.legal
             same = with_c.coverage == without.coverage and with_c.status == without.status
             missed = [b for b in meta.bins if b not in legal.get("bins", [])]
-            ok = with_c.ran and same and not legal.get("violation") and not missed
+            ok = reference_clean(meta, tb.name, with_c.ran, same, legal.get("violation"), missed)
             bad += not ok
             print(json.dumps({"task": t.id, "tb": tb.name, "status": with_c.status, "errors": with_c.errors[:3],
                               "coverage_unchanged": same, "violation": legal.get("violation"),

@@ -52,6 +52,8 @@ class Meta:
     dropped_bins: tuple[dict[str, str], ...]
     constraints: tuple[dict[str, Any], ...]
     bind_params: tuple[str, ...] = ()  # DUT parameters passed to the monitor: #(.P(P)) in the bind
+    # Upstream calibration testbenches (not ECov's, not editable) known to break a rule: name -> why.
+    illegal_references: tuple[tuple[str, str], ...] = ()
 
     def rule(self, name: str) -> Rule | None:
         return next((r for r in self.rules if r.name == name), None)
@@ -63,7 +65,8 @@ def parse_meta(text: str) -> Meta:
         rules = tuple(Rule(r["name"], r.get("spec", ""), tuple(r.get("ports") or ())) for r in d.get("rules") or [])
         meta = Meta(d["task_id"], d["dut_module"], d["design_sha256"], rules,
                     tuple(b["name"] for b in d.get("bins") or []), tuple(d.get("dropped_bins") or ()),
-                    tuple(d.get("constraints") or ()), tuple(d.get("bind_params") or ()))
+                    tuple(d.get("constraints") or ()), tuple(d.get("bind_params") or ()),
+                    tuple((r["name"], r["why"]) for r in d.get("illegal_references") or []))
     except (json.JSONDecodeError, KeyError, TypeError) as e:
         raise ContractError(f"malformed contract.json: {e}") from e
     names = [r.name for r in meta.rules] + list(meta.bins)
@@ -73,6 +76,19 @@ def parse_meta(text: str) -> Meta:
     if bad or len(set(names)) != len(names):
         raise ContractError(f"rule and bin names must be unique identifiers: {bad or names}")
     return meta
+
+
+def reference_clean(meta: Meta, tb_name: str, ran: bool, coverage_same: bool, violation: dict | None,
+                    bins_missed: list[str]) -> bool:
+    """Calibration verdict on one reference testbench: it ran and the monitor left the DUT's coverage as it
+    was; and it obeyed every rule and hit every kept bin, unless the contract records it as an upstream
+    testbench that breaks a rule (``illegal_references``), which must then still break one (the record
+    stays true)."""
+    if not (ran and coverage_same):
+        return False
+    if tb_name in dict(meta.illegal_references):
+        return violation is not None
+    return violation is None and not bins_missed
 
 
 def meta_of(contract: Contract) -> Meta:
@@ -115,4 +131,4 @@ def find_contract(task_id: str, folder: Path, embedded: bool) -> Contract | None
 
 
 __all__ = ["ContractError", "Meta", "Rule", "MODULE", "INSTANCE", "design_sha256", "parse_meta", "meta_of",
-           "check", "find_contract", "load_pair"]
+           "check", "find_contract", "load_pair", "reference_clean"]
