@@ -75,6 +75,31 @@ def test_autoeval_slice(tmp_path):
 
 
 @needs_shared
+def test_autoeval_ecov_reference_is_the_first_calibration_testbench(tmp_path):
+    src = copy_slice(tmp_path / "src", SLICE)
+    refs = tmp_path / "references"
+    refs.mkdir()
+    (refs / "Prob004_vector2.sv").write_text("module tb; TopModule dut (.*); initial $finish; endmodule\n")
+    tasks = {t.id: t for t in autoeval.build(src, references=refs).tasks}
+    t = tasks["Prob004_vector2"]
+    # ECov's own testbench first (builtin/reference answers with it), VerilogEval's adapted test.sv after it
+    assert [f.name for f in t.reference_tbs] == ["ecov_Prob004_vector2.sv", "verilog_eval_test.sv"]
+    assert t.reference_tbs[0].content == (refs / "Prob004_vector2.sv").read_text()
+    assert "RefModule good1" in t.reference_tbs[1].content and t.source["reference"] == "ecov"
+    # only where the file exists
+    for other in ("Prob001_zero", "Prob030_popcount255"):
+        assert [f.name for f in tasks[other].reference_tbs] == ["verilog_eval_test.sv"]
+        assert "reference" not in tasks[other].source
+    assert [f.name for f in autoeval.build(src, references=None).tasks[1].reference_tbs] == ["verilog_eval_test.sv"]
+    # the shipped folder: every file there names a VerilogEval problem, and its task gets it first
+    shipped = sorted(p.stem for p in autoeval.REFERENCES.glob("*.sv"))
+    if shipped:
+        built = autoeval.build(VEVAL, only=shipped).tasks
+        assert [[f.name for f in x.reference_tbs] for x in built] == \
+            [[f"ecov_{x.id}.sv", "verilog_eval_test.sv"] for x in built]
+
+
+@needs_shared
 def test_autoeval_full_source_gives_156_tasks():
     res = autoeval.build(VEVAL)
     assert len(res.tasks) == 156 and res.skipped == []

@@ -34,7 +34,9 @@ CARDS: dict[str, dict[str, str]] = {
             "Derived from VerilogEval v2 (NVlabs/verilog-eval, `dataset_spec-to-rtl`), Copyright (c) "
             "2023-2024 NVIDIA Research Projects, MIT License. Changes: the reference design "
             "(`RefModule`) is the DUT, renamed `TopModule`; the problem prompt is the spec; VerilogEval's "
-            "`test.sv` is adapted into a calibration testbench (DUT instance renamed, RefModule appended)."
+            "`test.sv` is adapted into a calibration testbench (DUT instance renamed, RefModule appended); "
+            "for the few tasks whose interface contract VerilogEval's test breaks, an ECov-written reference "
+            "testbench (original work, Apache-2.0) is the first calibration testbench."
         ),
     },
     "ecov-embedded": {

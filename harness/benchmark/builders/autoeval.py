@@ -7,6 +7,9 @@ Per problem ``ProbNNN_name_{prompt.txt,ref.sv,test.sv}``:
 * VerilogEval's own ``test.sv`` becomes the calibration testbench: its ``TopModule top_module1``
   instance is renamed to the task's instance name and ``RefModule``'s source is appended so the
   golden model keeps its original name. It is never shown to a model.
+* where ``benchmarks/autoeval-ecov/references/<problem>.sv`` exists, that testbench (ECov's own, written
+  to obey the task's interface contract where VerilogEval's test breaks a stated input rule) is the
+  FIRST calibration testbench (``ecov_<problem>.sv``), VerilogEval's follows.
 
 VerilogEval gives no coverage target; the build writes a provisional ``overall`` 100% target that
 ``ecov-data validate --write-targets`` replaces by the calibrated rule (docs/benchmarks.md).
@@ -21,6 +24,7 @@ from ecov.harness.benchmark.builders.common import (
     BuildResult,
     Skipped,
     SourceError,
+    attach_references,
     read_text,
     rename_instance,
     rename_module,
@@ -43,6 +47,10 @@ INSTRUCTIONS = (
     "that simulation exercises as much of the design as possible (lines, branches, expressions and "
     "signal toggles), and end the simulation with `$finish`."
 )
+
+# ECov's own reference testbenches (original work, never shown to a model), one per task id, for the few
+# tasks whose interface contract VerilogEval's test.sv breaks.
+REFERENCES = Path(__file__).resolve().parents[3] / "benchmarks" / BENCHMARK / "references"
 
 _PROB_RE = re.compile(r"^(Prob\d+_\w+?)_prompt\.txt$")
 
@@ -105,8 +113,10 @@ def build_problem(folder: Path, name: str, commit: str = "") -> Task:
     )
 
 
-def build(source: Path, only: list[str] | None = None, skip_bad: bool = False) -> BuildResult:
-    """Build every problem under ``source``; ``only`` restricts to problem names (a slice)."""
+def build(source: Path, only: list[str] | None = None, skip_bad: bool = False,
+          references: Path | None = REFERENCES) -> BuildResult:
+    """Build every problem under ``source``; ``only`` restricts to problem names (a slice); ``references``
+    is the folder of ECov's own reference testbenches (None: VerilogEval's only)."""
     source = Path(source)
     folder = spec_to_rtl_dir(source)
     names = find_problems(source)
@@ -119,7 +129,7 @@ def build(source: Path, only: list[str] | None = None, skip_bad: bool = False) -
     res = BuildResult(BENCHMARK, source=str(source), info={"upstream": UPSTREAM, "commit": commit})
     for name in names:
         try:
-            res.tasks.append(build_problem(folder, name, commit))
+            res.tasks.append(attach_references(build_problem(folder, name, commit), references))
         except SourceError as e:
             if not skip_bad:
                 raise

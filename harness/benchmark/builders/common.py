@@ -144,6 +144,18 @@ def first_key(d: dict[str, Any], *names: str, default: Any = None) -> Any:
     return default
 
 
+def attach_references(task: Task, folder: Path | None) -> Task:
+    """Add ``<folder>/<task id>.sv`` (ECov's own reference testbench, when it exists) as the task's first
+    calibration testbench, before any upstream one: builtin/reference answers with it first, and it is the
+    one written to obey the task's interface contract (an upstream testbench may break a stated rule, e.g.
+    CVDP's gf_multiplier_tb.sv or VerilogEval's random phases)."""
+    ref = folder / f"{task.id}.sv" if folder else None
+    if ref is not None and ref.is_file():
+        task.reference_tbs = [SourceFile(f"ecov_{task.id}.sv", read_text(ref)), *task.reference_tbs]
+        task.source["reference"] = "ecov"
+    return task
+
+
 def read_text(path: Path) -> str:
     try:
         return path.read_text(errors="replace")

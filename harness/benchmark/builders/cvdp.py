@@ -27,6 +27,7 @@ from ecov.harness.benchmark.builders.common import (
     BuildResult,
     Skipped,
     SourceError,
+    attach_references,
     first_key,
     infer_top,
     instance_from_prompt,
@@ -341,17 +342,6 @@ UNSIMULATABLE = {
 
 # ECov's own reference testbenches (original work, never shown to a model), one per task id.
 REFERENCES = Path(__file__).resolve().parents[3] / "benchmarks" / BENCHMARK / "references"
-
-
-def attach_references(task: Task, folder: Path | None) -> Task:
-    """Add ``<folder>/<task id>.sv`` as the task's first calibration testbench, before any upstream one:
-    builtin/reference answers with it first, and it is the one written to obey the task's interface
-    contract (CVDP's own gf_multiplier_tb.sv breaks gf_multiplier_0039's stated 10-time-unit hold)."""
-    ref = folder / f"{task.id}.sv" if folder else None
-    if ref is not None and ref.is_file():
-        task.reference_tbs = [SourceFile(f"ecov_{task.id}.sv", read_text(ref)), *task.reference_tbs]
-        task.source["reference"] = "ecov"
-    return task
 
 
 def build(source: Path, only: list[str] | None = None, skip_bad: bool = False, commit: str = "",
