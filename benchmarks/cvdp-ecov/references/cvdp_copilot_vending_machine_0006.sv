@@ -14,8 +14,13 @@ module tb;
 
   always #5 clk = ~clk;
 
+  // button, coin and cancel are one-cycle pulses: a pulse that would repeat gets a zero cycle first
   task automatic cyc(input bit btn = 0, input [2:0] item = 0, input [3:0] coin = 0, input bit cnl = 0);
-    @(negedge clk); item_button = btn; item_selected = item; coin_input = coin; cancel = cnl;
+    @(negedge clk);
+    if ((btn && item_button) || (coin != 0 && coin_input != 0) || (cnl && cancel)) begin
+      item_button = 0; coin_input = 0; cancel = 0; @(negedge clk);
+    end
+    item_button = btn; item_selected = item; coin_input = coin; cancel = cnl;
   endtask
 
   // select an item, insert coins, let it dispense / return change
