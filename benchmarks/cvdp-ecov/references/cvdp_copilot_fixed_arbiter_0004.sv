@@ -9,7 +9,7 @@ module tb;
   always #5 clk = ~clk;
 
   task automatic drive(input [7:0] r);
-    @(negedge clk); req = r; @(posedge clk); #1 $display("req=%b grant=%b", req, grant);
+    @(negedge clk); req = r; repeat (2) @(posedge clk); #1 $display("req=%b grant=%b", req, grant);
   endtask
 
   initial begin
