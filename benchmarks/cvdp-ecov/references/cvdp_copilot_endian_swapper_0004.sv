@@ -40,12 +40,14 @@ module tb;
     if (!wr) $display("csr[%0d] = %h", a, csr_readdata);
   endtask
 
-  // send one beat; waits for ready (bounded)
+  // send one beat: valid (and the beat) stay up until ready (AXI-Stream); after TIMEOUT (1000) stalled
+  // cycles the sink side raises stream_out_ready so the beat drains
   task automatic beat(input [DW-1:0] d, input [EW-1:0] e, input bit sop, input bit eop);
     int guard = 0;
     stream_in_valid = 1; stream_in_data = d; stream_in_empty = e;
     stream_in_startofpacket = sop; stream_in_endofpacket = eop;
-    do begin @(posedge clk); guard++; end while (!stream_in_ready && guard < 1000);
+    do begin @(posedge clk); guard++; if (!stream_in_ready && guard % 1000 == 0) stream_out_ready <= 1; end
+    while (!stream_in_ready);
     #1 stream_in_valid = 0;
   endtask
 
@@ -77,10 +79,10 @@ module tb;
     // back-pressure: fill both buffers, then drain
     stream_out_ready = 0;
     beat(64'hAAAA_AAAA_AAAA_AAAA, 3'h1, 1, 0); beat(64'h5555_5555_5555_5555, 3'h6, 0, 0);
-    stream_in_valid = 1; stream_in_data = 64'h1111; tick(3); stream_in_valid = 0;   // stalled
+    stream_in_valid = 1; stream_in_data = 64'h1111; tick(3);   // stalled: held until ready
     // CSR access while a packet is open (waitrequest)
     csr_read = 1; csr_address = 1; tick(2); csr_read = 0;
-    stream_out_ready = 1; tick(4);
+    stream_out_ready = 1; beat(64'h1111, 3'h6, 0, 0); tick(3);   // the stalled beat, unchanged, drains
     beat(64'h2222, 0, 0, 1); tick(4);
     csr(1, 0, 0);
     // many packets, random back-pressure, swap toggled
