@@ -28,6 +28,7 @@ module wishbone_to_ahb_bridge_tb;
     $display("%s sel=%b addr=%h -> haddr=%h hsize=%0d data_o=%h", we ? "WR" : "RD", sel, addr, haddr, hsize, data_o);
   endtask
 
+  bit held = 0;  // the request will be sampled without ack_o at the coming rising edge
   initial begin
     rst_n = 0; cyc_i = 0; stb_i = 0; we_i = 0; sel_i = 0; addr_i = 0; data_i = 0; hrdata = 0; hresp = 0; hready = 1;
     repeat (2) @(negedge clk); rst_n = 1;
@@ -40,10 +41,18 @@ module wishbone_to_ahb_bridge_tb;
     @(negedge clk); cyc_i = 1; stb_i = 0; repeat (2) @(negedge clk); cyc_i = 0;
     // long stalls
     xfer(1, 4'b1111, 32'h1234_5678, 32'hDEAD_BEEF, 5); xfer(0, 4'b0011, 32'h8765_4320, 0, 4);
-    // random bus activity
+    // random bus activity (a Wishbone master: stb_i only inside cyc_i; a request not yet acknowledged is
+    // held as it is, or the cycle is aborted by negating cyc_i)
     repeat (600) begin
-      @(negedge clk); cyc_i = $urandom(); stb_i = $urandom(); we_i = $urandom(); sel_i = $urandom();
-      addr_i = $urandom(); data_i = $urandom(); hrdata = $urandom(); hresp = $urandom(); hready = $urandom() % 3 != 0;
+      @(negedge clk);
+      if (held) begin
+        if ($urandom() % 4 == 0) begin cyc_i = 0; stb_i = 0; end
+      end else begin
+        cyc_i = $urandom(); stb_i = cyc_i & $urandom(); we_i = $urandom(); sel_i = $urandom();
+        addr_i = $urandom(); data_i = $urandom();
+      end
+      hrdata = $urandom(); hresp = $urandom(); hready = $urandom() % 3 != 0;
+      #1 held = cyc_i && stb_i && !ack_o;
     end
     // asynchronous reset during a stalled transfer
     @(negedge clk); cyc_i = 1; stb_i = 1; hready = 0; repeat (2) @(negedge clk);
