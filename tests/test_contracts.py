@@ -12,6 +12,8 @@ from dataclasses import replace
 import pytest
 
 from ecov.harness.benchmark.builders.embedded import load_suite
+from ecov.harness.benchmark.store import load_benchmark
+from ecov.harness.contracts.bind import ns_of_ps
 from ecov.harness.contracts.spec import ContractError, check, design_sha256, parse_meta, reference_clean
 from ecov.harness.core.records import INFRA_ERROR, OK, REJECTED, Contract, ScoreResult
 from ecov.harness.core.run_folder import RoundRecord
@@ -100,6 +102,38 @@ def test_testbench_macros_do_not_reach_the_monitor(engine):
     tb = "`define ECOV_VIOLATION(n) \n`define ECOV_COVER(n, e) \n" + TB % ""
     r = engine.score(design, tb)
     assert r.status == OK and r.legal["violation"]["rule"] == "no_pop_ever"
+
+
+STEP_TB = """`timescale %s
+module tb;
+  reg [3:0] data_in; wire [7:0] data_out;
+  hamming_code_tx_for_4bit uut_transmitter (.data_in(data_in), .data_out(data_out));
+  initial begin
+    data_in = 0; #20005;
+    for (int i = 0; i < 16; i++) begin data_in = i; #10; end
+    $finish;
+  end
+endmodule
+"""
+
+
+def test_monitor_time_is_the_harness_ns_whatever_the_testbench_declares(engine):
+    """hamming_0029's rule is a 10 ns hold and its RTL declares no timescale: a testbench in 1 ps units that
+    steps #10 (10 ps) breaks it, at 20.025 ns (the monitor once ran in the testbench's unit there and read
+    the steps as legal); the same steps in ns units are legal."""
+    task = next(t for t in load_benchmark("cvdp-ecov") if t.id == "cvdp_copilot_hamming_code_tx_and_rx_0029")
+    assert not any("timescale" in f.content for f in task.rtl_files)
+    fast = engine.score(task.design, STEP_TB % "1ps/1ps")
+    assert fast.status == OK, fast.errors
+    assert fast.legal["violation"]["rule"] == "input_held_10_time_units"
+    assert fast.legal["violation"]["time_ns"] == 20.025  # data_in = 1 at 20,015 ps, = 2 at 20,025 ps
+    slow = engine.score(task.design, (STEP_TB % "1ns/1ps").replace("#20005", "#20"))
+    assert slow.status == OK and slow.legal["violation"] is None, slow.legal
+
+
+def test_violation_time_keeps_whole_ns_and_ps_digits():
+    assert ns_of_ps(75_000) == 75 and isinstance(ns_of_ps(75_000), int)
+    assert ns_of_ps(405) == 0.405 and ns_of_ps(20_015) == 20.015
 
 
 def test_design_hash_mismatch_is_an_error(engine):

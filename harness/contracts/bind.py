@@ -3,10 +3,14 @@
 The file (``ecov_contract.sv``) is compiled after the testbench with coverage off (its code is not the
 design's, so the DUT's points and figures do not change) and binds ``ecov_contract`` into every instance
 of the DUT module. It starts with `` `resetall``/`` `undefineall`` so no macro or directive the
-testbench left behind reaches it, then defines the prelude:
+testbench left behind reaches it, and `` `timescale 1ns/1ps`` so the monitor's time is the harness's unit
+whatever the testbench or the DUT declares (without it, a monitor bound into a DUT that declares no
+timescale ran in the testbench's unit: a "10 ns" hold read as 10 ps under a `` `timescale 1ps``
+testbench). Monitors read time with ``$realtime`` (``$time`` would round a 1 ps testbench's steps to
+whole ns). Then the prelude:
 
 - `` `ECOV_VIOLATION(rule)``: a DPI call into the harness main (ECOV_MAIN in sim/verilator.py). The first
-  one records the rule and time and writes a coverage snapshot (``legal.dat``); every one is counted. The
+  one records the rule and time (in ps) and writes a coverage snapshot (``legal.dat``); every one is counted. The
   run continues, so the paper-protocol figures stay those of the whole run.
 - `` `ECOV_COVER(bin, expr)``: when ``expr`` holds, a DPI call marking the bin hit; the main records
   whether that first happened before any violation.
@@ -18,6 +22,7 @@ refused outright, and the files the main writes live in the private run folder.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,11 +36,18 @@ VIOLATION_FN, BIN_FN = "ecov_contract_violation", "ecov_contract_bin"
 
 PRELUDE = f"""`resetall
 `undefineall
+`timescale 1ns/1ps
 import "DPI-C" function void {VIOLATION_FN}(input string rule, input longint t);
 import "DPI-C" function void {BIN_FN}(input string name);
-`define ECOV_VIOLATION(rule) begin {VIOLATION_FN}(`"rule`", $time); end
+`define ECOV_VIOLATION(rule) begin {VIOLATION_FN}(`"rule`", longint'($realtime * 1000.0)); end
 `define ECOV_COVER(name, expr) begin if (expr) {BIN_FN}(`"name`"); end
 """
+
+
+def harness_digest() -> str:
+    """The part of the harness file a contract's own text does not say (prelude, bind form): in a score's
+    cache key, so a change here is never answered from an older cache entry."""
+    return hashlib.sha256(harness_file(Contract(sv="", meta=""), Meta("", "DUT", "", (), (), (), ())).encode()).hexdigest()
 
 
 def harness_file(contract: Contract, meta: Meta) -> str:
@@ -51,7 +63,7 @@ class ContractRun:
     """What the harness main wrote about the contract: the first violation, counts, bins."""
 
     first_rule: str | None = None
-    first_time: int = 0
+    first_time: int = 0  # ps
     counts: dict[str, int] = field(default_factory=dict)
     bins: dict[str, bool] = field(default_factory=dict)  # bin -> first hit before any violation
     snapshot: str | None = None  # legal.dat's text when a rule was broken
@@ -83,12 +95,17 @@ def read_contract_run(out: Path) -> ContractRun:
     return run
 
 
+def ns_of_ps(ps: int) -> int | float:
+    """A violation time for the result: whole ns as an int, otherwise ns with the ps digits."""
+    return ps // 1000 if ps % 1000 == 0 else round(ps / 1000, 3)
+
+
 def legal_figures(run: ContractRun, meta: Meta) -> dict:
     """The ``ScoreResult.legal`` fields that do not need the coverage (the engine adds ``coverage``)."""
     violation = None
     if run.first_rule is not None:
         rule = meta.rule(run.first_rule)
-        violation = {"rule": run.first_rule, "time_ns": run.first_time,
+        violation = {"rule": run.first_rule, "time_ns": ns_of_ps(run.first_time),
                      "ports": list(rule.ports) if rule else [], "spec": rule.spec if rule else ""}
     kept = list(meta.bins)
     return {
@@ -100,5 +117,5 @@ def legal_figures(run: ContractRun, meta: Meta) -> dict:
     }
 
 
-__all__ = ["FILE", "PRELUDE", "RESULT_FILE", "SNAPSHOT_FILE", "VIOLATION_FN", "BIN_FN", "harness_file",
+__all__ = ["FILE", "PRELUDE", "harness_digest", "ns_of_ps", "RESULT_FILE", "SNAPSHOT_FILE", "VIOLATION_FN", "BIN_FN", "harness_file",
            "ContractRun", "read_contract_run", "legal_figures"]

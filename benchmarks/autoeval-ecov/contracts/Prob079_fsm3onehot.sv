@@ -2,7 +2,7 @@
 // C=0100, D=1000). Checked whenever the inputs change after time 0 (before the testbench drives
 // anything the input is simply unset).
 module ecov_contract (input logic in, input logic [3:0] state, input logic [3:0] next_state, input logic out);
-  always @(state or in) if ($time > 0) begin
+  always @(state or in) if ($realtime > 0) begin
     if (!$onehot(state)) `ECOV_VIOLATION(state_one_hot)
     `ECOV_COVER(a_in0, state == 4'b0001 && !in)
     `ECOV_COVER(a_in1, state == 4'b0001 && in)

@@ -3,7 +3,7 @@
 // testbench drives anything the input is simply unset). A bin is one row of the state table: a state
 // with one value of w.
 module ecov_contract (input logic [5:0] y, input logic w, input logic Y1, input logic Y3);
-  always @(y or w) if ($time > 0) begin
+  always @(y or w) if ($realtime > 0) begin
     if (!$onehot(y)) `ECOV_VIOLATION(y_one_hot)
     `ECOV_COVER(a_w0, y == 6'b000001 && !w)
     `ECOV_COVER(a_w1, y == 6'b000001 && w)

@@ -6,7 +6,7 @@ module ecov_contract (input logic clk, input logic reset, input logic [2:0] s,
                       input logic fr2, input logic fr1, input logic fr0, input logic dfr);
   logic [2:0] s_q;           // s at the previous rising edge
   logic seen = 1'b0;         // a rising edge has been seen since reset went low
-  always @(s) if ($time > 0) begin
+  always @(s) if ($realtime > 0) begin
     if (!(s == 3'b000 || s == 3'b001 || s == 3'b011 || s == 3'b111)) `ECOV_VIOLATION(s_sensor_levels)
   end
   always @(posedge clk) begin
@@ -19,7 +19,7 @@ module ecov_contract (input logic clk, input logic reset, input logic [2:0] s,
     `ECOV_COVER(rise_to_s1_s0, !reset && seen && s_q == 3'b000 && s == 3'b001)
     `ECOV_COVER(fall_to_s1_s0, !reset && seen && s_q == 3'b011 && s == 3'b001)
     `ECOV_COVER(supplemental_valve_between, !reset && dfr && (s == 3'b001 || s == 3'b011))
-    `ECOV_COVER(reset_to_low, reset && $time > 0)
+    `ECOV_COVER(reset_to_low, reset && $realtime > 0)
     s_q <= s;
     seen <= !reset;
   end

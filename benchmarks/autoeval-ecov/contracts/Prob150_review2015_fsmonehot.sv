@@ -4,10 +4,10 @@
 module ecov_contract (input logic d, input logic done_counting, input logic ack, input logic [9:0] state,
                       input logic B3_next, input logic S_next, input logic S1_next, input logic Count_next,
                       input logic Wait_next, input logic done, input logic counting, input logic shift_ena);
-  always @(state) if ($time > 0) begin
+  always @(state) if ($realtime > 0) begin
     if (!$onehot(state)) `ECOV_VIOLATION(state_one_hot)
   end
-  always @(state or d or done_counting or ack) if ($time > 0 && $onehot(state)) begin
+  always @(state or d or done_counting or ack) if ($realtime > 0 && $onehot(state)) begin
     `ECOV_COVER(s_d1, state[0] && d)
     `ECOV_COVER(s110_d1_to_b0, state[3] && d)
     `ECOV_COVER(b2_to_b3, state[6])

@@ -11,23 +11,23 @@ module ecov_contract (input logic pclk, input logic presetn, input logic [9:0] p
     input logic history_full, input logic history_empty, input logic error_flag, input logic interrupt_full,
     input logic interrupt_error);
   // ---- rule: clk_gate_en toggles only at pclk's falling edge
-  time t_en_change = 0, t_hi_change = 0, t_pos = 0;
+  realtime t_en_change = 0, t_hi_change = 0, t_pos = 0;
   int unsigned n_hi_change = 0, n_hi_seen = 0;  // changes while pclk was high / of those, checked
   logic en_known = 1'b0;
   always @(clk_gate_en) begin
     if (en_known && !$isunknown(clk_gate_en) && presetn === 1'b1) begin
-      t_en_change = $time;
-      if (pclk === 1'b1) begin t_hi_change = $time; n_hi_change = n_hi_change + 1; end
+      t_en_change = $realtime;
+      if (pclk === 1'b1) begin t_hi_change = $realtime; n_hi_change = n_hi_change + 1; end
     end
     en_known = !$isunknown(clk_gate_en);
   end
   always @(posedge pclk) begin
-    t_pos = $time;
-    if (presetn === 1'b1 && t_en_change == $time && $time > 0) `ECOV_VIOLATION(clk_gate_en_on_pclk_negedge)
+    t_pos = $realtime;
+    if (presetn === 1'b1 && t_en_change == $realtime && $realtime > 0) `ECOV_VIOLATION(clk_gate_en_on_pclk_negedge)
   end
   always @(negedge pclk) begin
     // a change seen while pclk was high is legal only in this very time step (before pclk fell)
-    if (n_hi_change != n_hi_seen && t_hi_change != $time) `ECOV_VIOLATION(clk_gate_en_on_pclk_negedge)
+    if (n_hi_change != n_hi_seen && t_hi_change != $realtime) `ECOV_VIOLATION(clk_gate_en_on_pclk_negedge)
     n_hi_seen = n_hi_change;
   end
 

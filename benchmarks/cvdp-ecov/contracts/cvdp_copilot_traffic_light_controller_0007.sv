@@ -7,15 +7,15 @@ module ecov_contract (input logic i_clk, input logic i_rst_b, input logic i_vehi
     input logic i_short_timer, input logic i_long_timer, input logic o_short_trigger, input logic o_long_trigger,
     input logic [2:0] o_main, input logic [2:0] o_side);
   // ---- rule
-  time t_pos = 0, t_chg = 0;
+  realtime t_pos = 0, t_chg = 0;
   logic pos_seen = 1'b0, chg_seen = 1'b0;
   always @(i_vehicle_sensor_input or i_short_timer or i_long_timer) if (i_rst_b === 1'b1) begin
-    t_chg = $time; chg_seen = 1'b1;
-    if (pos_seen && t_pos == $time) `ECOV_VIOLATION(inputs_change_between_clock_edges)
+    t_chg = $realtime; chg_seen = 1'b1;
+    if (pos_seen && t_pos == $realtime) `ECOV_VIOLATION(inputs_change_between_clock_edges)
   end
   always @(posedge i_clk) begin
-    t_pos = $time; pos_seen = 1'b1;
-    if (i_rst_b === 1'b1 && chg_seen && t_chg == $time) `ECOV_VIOLATION(inputs_change_between_clock_edges)
+    t_pos = $realtime; pos_seen = 1'b1;
+    if (i_rst_b === 1'b1 && chg_seen && t_chg == $realtime) `ECOV_VIOLATION(inputs_change_between_clock_edges)
   end
 
   // ---- bins: S1..S4 as 0..3, mirrored from the inputs

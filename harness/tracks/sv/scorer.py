@@ -64,6 +64,7 @@ class Engine(CachedScorer):
             "scoring": SCORING_VERSION,
             "rules": RULES_VERSION,
             "max_uncovered": self.config.max_uncovered,
+            **({"contract_harness": contract_bind.harness_digest()} if design.contract is not None else {}),
             **self.trust(),
         })
 
