@@ -87,7 +87,10 @@ class Engine(CachedScorer):
         return self._rules(base, design, testbench)[0]
 
     def identity(self) -> dict[str, str]:
-        return {"backend": self.backend.fingerprint(), "scoring": SCORING_VERSION}
+        """What makes two engines score alike (remote workers, the site's verification cache), the harness
+        file that binds contracts included."""
+        return {"backend": self.backend.fingerprint(), "scoring": SCORING_VERSION,
+                "contract_harness": contract_bind.harness_digest()}
 
     def _build_and_run(self, design: Design, testbench: str, seed: int, base: ScoreResult,
                        deferred: list[Violation] | None = None) -> ScoreResult:
