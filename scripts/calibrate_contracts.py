@@ -15,10 +15,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ecov.harness.benchmark.store import load_benchmark
-from ecov.harness.contracts.spec import ContractError, check, reference_clean
+from ecov.harness.contracts.calibration import check_reference
+from ecov.harness.contracts.spec import ContractError, check
 from ecov.harness.core.records import ScoreResult
 from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.tasks import Task
@@ -45,16 +46,12 @@ def calibrate(engine: Engine, t: Task, random_only: bool) -> dict:
     if not random_only:
         refs = []
         for tb in t.reference_tbs:
-            got = engine.score(t.design, tb.content)
-            plain = engine.score(replace(t.design, contract=None), tb.content)
-            legal = got.legal
-            missed = [b for b in meta.bins if b not in legal.get("bins", [])]
-            same = got.coverage == plain.coverage and got.status == plain.status
-            clean = reference_clean(meta, tb.name, got.ran, same, legal.get("violation"), missed)
-            ok &= clean
-            refs.append({"tb": tb.name, "status": got.status, "violations": legal.get("violations"),
-                         "bins_missed": missed, "coverage_unchanged": same, "meets_legal": got.meets_legal(t.targets),
-                         "ok": clean, "errors": got.errors[:2]})
+            c = check_reference(engine, t.design, meta, tb)
+            got = c.result
+            ok &= c.clean
+            refs.append({"tb": tb.name, "status": got.status, "violations": got.legal.get("violations"),
+                         "bins_missed": c.bins_missed, "coverage_unchanged": c.coverage_unchanged,
+                         "meets_legal": got.meets_legal(t.targets), "ok": c.clean, "errors": got.errors[:2]})
         row["reference"] = refs
     text = generate(_Req(t)).split("```systemverilog\n", 1)[1].rsplit("```", 1)[0]
     rnd = engine.score(t.design, text)

@@ -13,12 +13,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 from ecov.harness.benchmark.calibrate import rule_targets, target_key
 from ecov.harness.benchmark.store import load_benchmark
-from ecov.harness.contracts.spec import ContractError, check, design_sha256, reference_clean
+from ecov.harness.contracts.calibration import check_reference
+from ecov.harness.contracts.spec import ContractError, check, design_sha256
 from ecov.harness.core.records import SourceFile
 from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.tracks.sv.scorer import Engine
@@ -61,21 +61,17 @@ def main(argv: list[str] | None = None) -> int:
             path = args.reference_dir / f"{t.id}.sv"
             refs = [SourceFile(path.name, path.read_text())]
         for tb in refs:
-            with_c = engine.score(t.design, tb.content)
-            without = engine.score(replace(t.design, contract=None), tb.content)
-            legal = with_c.legal
-            same = with_c.coverage == without.coverage and with_c.status == without.status
-            missed = [b for b in meta.bins if b not in legal.get("bins", [])]
-            ok = reference_clean(meta, tb.name, with_c.ran, same, legal.get("violation"), missed)
-            bad += not ok
+            c = check_reference(engine, t.design, meta, tb)
+            with_c, legal = c.result, c.result.legal
+            bad += not c.clean
             print(json.dumps({"task": t.id, "tb": tb.name, "status": with_c.status, "errors": with_c.errors[:3],
-                              "coverage_unchanged": same, "violation": legal.get("violation"),
-                              "violations": legal.get("violations"), "bins_missed": missed,
+                              "coverage_unchanged": c.coverage_unchanged, "violation": legal.get("violation"),
+                              "violations": legal.get("violations"), "bins_missed": c.bins_missed,
                               "bins": f"{len(legal.get('bins', []))}/{len(meta.bins)}",
                               "targets": {target_key(x): x.percent for x in t.targets},
                               "rebuilt_targets": _rebuilt_targets(t, with_c),
                               "overall": with_c.overall, "meets": with_c.meets(t.targets),
-                              "meets_legal": with_c.meets_legal(t.targets), "ok": ok}))
+                              "meets_legal": with_c.meets_legal(t.targets), "ok": c.clean}))
     return 1 if bad else 0
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from ecov.harness.contracts.spec import INSTANCE, MODULE, Meta
@@ -44,6 +45,7 @@ import "DPI-C" function void {BIN_FN}(input string name);
 """
 
 
+@cache
 def harness_digest() -> str:
     """The part of the harness file a contract's own text does not say (prelude, bind form): in a score's
     cache key, so a change here is never answered from an older cache entry."""

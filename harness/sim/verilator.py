@@ -20,6 +20,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
+from importlib import metadata
 from pathlib import Path
 
 from ecov.harness.sandbox.base import ImagePath, Limits, ProcResult, Sandbox
@@ -69,8 +70,6 @@ def verilator_version() -> str:
 @lru_cache(maxsize=1)
 def verilator_release() -> str:
     """Verilator's release as its URLs spell it (5.048), from the pinned wheel's version (5.48.0)."""
-    from importlib import metadata
-
     try:
         major, minor, *_ = metadata.version("verilator").split(".")
         return f"{int(major)}.{int(minor):03d}"
