@@ -17,12 +17,14 @@ from pathlib import Path
 
 import click
 
+from ecov.harness import __version__
 from ecov.harness.benchmark.store import EMBEDDED, TaskSelectionError, select_tasks
 from ecov.harness.cli.config_file import expand_config
 from ecov.harness.cli.inputs import EXIT_INFRA, describe_os_error, writable_folder
 from ecov.harness.core.limits import DEFAULT_REQUEST_TIMEOUT, MAX_REQUEST_TIMEOUT, MAX_ROUNDS, MAX_SAMPLES
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, get_protocol, protocol_names
 from ecov.harness.loop.agent import AGENTS, MODES
+from ecov.harness.models import builtin_names
 from ecov.harness.sandbox.factory import sandbox_names
 from ecov.harness.scoring.executor import executor_from_options, executor_options
 from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, track_names
@@ -97,11 +99,12 @@ def _get_model(name: str, **kwargs):
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="ecov-eval")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), expose_value=False,
               help="YAML (or .json) file of any of these options, e.g. `model: openai/gpt-4o-mini`, "
                    "`task-id: [uart]`; options typed after it override the file's.")
 @click.option("--model", required=True, help="LiteLLM model string (openai/..., anthropic/..., hosted_vllm/..., "
-              "ollama/...), builtin/random, builtin/reference or builtin/replay.")
+              f"ollama/...) or a builtin: {', '.join(builtin_names())} (docs/models.md).")
 @click.option("--mode", type=click.Choice(MODES), default="agentic", show_default=True)
 @click.option("--agent", type=click.Choice(AGENTS), default="memoryless", show_default=True,
               help="agentic mode: memoryless (prompt = task + current testbench + last feedback) or history "
@@ -336,6 +339,18 @@ def view_cmd(run_dir, out):
 
 
 SUBCOMMANDS = {"report": report_cmd, "export": export_cmd, "compare": compare_cmd, "view": view_cmd}
+
+
+def _subcommands_epilog() -> str:
+    """``ecov-eval --help`` lists the subcommands ``main`` dispatches before click sees the root command."""
+    usage = {name: " ".join([name, *(p.human_readable_name for p in cmd.params if isinstance(p, click.Argument))])
+             for name, cmd in SUBCOMMANDS.items()}
+    rows = [f"  {usage[name]:<22}{cmd.get_short_help_str(limit=56)}" for name, cmd in SUBCOMMANDS.items()]
+    return ("\b\nSubcommands (ecov-eval SUBCOMMAND -h for each):\n" + "\n".join(rows)
+            + "\n\nMore: docs/evaluation.md (modes, protocols, metrics), docs/models.md (models, baselines).")
+
+
+eval_cmd.epilog = _subcommands_epilog()
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from ecov.harness import __version__
 from ecov.harness.cli.inputs import (
     EXIT_INFRA,
     MAX_RTL_BYTES,
@@ -73,6 +74,7 @@ def _task_design(task_id: str, benchmark: str | None):
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_HELP)
+@click.version_option(__version__, prog_name="ecov-score")
 @click.option("--rtl", "rtl", multiple=True, type=click.Path(dir_okay=False),
               help="Design source file (repeat for several). Not with --task.")
 @click.option("--top", default=None, help="Top module of the design (the DUT). Not with --task.")

@@ -21,8 +21,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+from ecov.harness import registry
 from ecov.harness.core.limits import DEFAULT_REQUEST_TIMEOUT, RETRY_AFTER_MAX
-from ecov.harness.models.base import Completion, MissingKeyError, ModelError, ModelRequest, UnknownModelError
+from ecov.harness.models.base import (
+    MODEL,
+    Completion,
+    MissingKeyError,
+    ModelError,
+    ModelRequest,
+    UnknownModelError,
+)
 from ecov.harness.models.cache import ResponseCache, request_key
 
 ACCEPTED_FORMS = (
@@ -31,9 +39,13 @@ ACCEPTED_FORMS = (
     "hosted_vllm/<model>  (a vLLM server; needs --api-base, no key)",
     "ollama/<model>  (a local Ollama server; api_base defaults to http://localhost:11434)",
     "<provider>/<model>  for any other LiteLLM provider (https://docs.litellm.ai/docs/providers)",
-    "builtin/random  (constrained-random baseline, no API)",
-    "builtin/replay  (replays an earlier run folder, needs replay_run)",
 )
+
+
+def accepted_forms() -> list[str]:
+    """The LiteLLM forms, then every registered builtin (from the registry, so the list cannot go stale)."""
+    return [*ACCEPTED_FORMS, *(f"{n}  (built in, no API{'; needs --replay-run RUN_DIR' if n == 'builtin/replay' else ''})"
+                               for n in registry.names(MODEL))]
 # Providers served locally: no key needed, and the key check is skipped.
 KEYLESS_PROVIDERS = {"hosted_vllm", "vllm", "ollama", "ollama_chat", "lm_studio", "llamafile", "openai_like"}
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "0.0.0.0", "host.docker.internal"}
@@ -124,7 +136,7 @@ class LiteLLMModel:
         try:
             _, provider, _, _ = self._litellm.get_llm_provider(model=self.name, api_base=self.api_base)
         except Exception as e:
-            forms = "\n  ".join(ACCEPTED_FORMS)
+            forms = "\n  ".join(accepted_forms())
             raise UnknownModelError(f"unknown model {self.name!r}: {e.__class__.__name__}. "
                                     f"Accepted forms:\n  {forms}") from None
         return str(provider)
