@@ -25,6 +25,7 @@ from ecov.harness.core.limits import DEFAULT_REQUEST_TIMEOUT, MAX_REQUEST_TIMEOU
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, get_protocol, protocol_names
 from ecov.harness.loop.agent import AGENTS, MODES
 from ecov.harness.models import builtin_names
+from ecov.harness.models.probe import EndpointUnreachable, probe
 from ecov.harness.sandbox.factory import sandbox_names
 from ecov.harness.scoring.executor import executor_from_options, executor_options
 from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, track_names
@@ -87,6 +88,16 @@ def request_options(extra_body: str | None, extra_headers: tuple[str, ...], pric
     if price:
         out["price_in"], out["price_out"] = price
     return out
+
+
+def _probe_first(api_base: str, api_key: str | None) -> None:
+    """A dead or wrong --api-base fails here, naming the URL and the cause (the run's own probe asks again
+    for providers without one, once the model is built)."""
+    try:
+        probe(api_base, {"Authorization": f"Bearer {api_key}"} if api_key else None)
+    except EndpointUnreachable as e:
+        click.echo(f"Error: {e}. No sample was run; fix that and run the same command again.", err=True)
+        sys.exit(EXIT_FAULTS)
 
 
 def _get_model(name: str, **kwargs):
@@ -192,6 +203,8 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
         everything = [dataclasses.replace(t, instructions=t.instructions + "\n" + text) for t in everything]
         suffix = {"path": str(instructions_suffix), "sha256": hashlib.sha256(text.encode()).hexdigest()}
     request = request_options(extra_body, extra_headers, price)
+    if api_base and not model.startswith("builtin/"):
+        _probe_first(api_base, api_key)  # seconds before LiteLLM is even imported
     llm = _get_model(model, api_base=api_base, temperature=temperature, top_p=top_p, max_tokens=max_tokens,
                      cache_dir=cache_dir, max_retries=max_retries, replay_run=replay_run, timeout=request_timeout,
                      extra={**request, **({"api_key": api_key} if api_key else {})} or None)
@@ -231,6 +244,9 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
                            notify=lambda line: click.echo(line, err=True))
     except RunMismatch as e:
         raise click.UsageError(str(e)) from None
+    except EndpointUnreachable as e:  # before any sample: nothing was scored, nothing is summarised
+        click.echo(f"Error: {e}. No sample was run; fix that and run the same command again.", err=True)
+        sys.exit(EXIT_FAULTS)
     except OSError as e:  # a full disk, a folder made read-only mid-run: the harness's failure, not a score
         click.echo(f"Error: cannot write the run folder {out}: {describe_os_error(e)}. Finished samples are "
                    "kept: fix that and run the same command again to resume.", err=True)

@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import random
+import socket
 import threading
 import time
 from email.utils import parsedate_to_datetime
@@ -32,6 +33,7 @@ from ecov.harness.models.base import (
     UnknownModelError,
 )
 from ecov.harness.models.cache import ResponseCache, request_key
+from ecov.harness.models.probe import ProbeResult, probe
 
 ACCEPTED_FORMS = (
     "openai/<model>  (OPENAI_API_KEY; with --api-base for any OpenAI-compatible server)",
@@ -46,6 +48,9 @@ def accepted_forms() -> list[str]:
     """The LiteLLM forms, then every registered builtin (from the registry, so the list cannot go stale)."""
     return [*ACCEPTED_FORMS, *(f"{n}  (built in, no API{'; needs --replay-run RUN_DIR' if n == 'builtin/replay' else ''})"
                                for n in registry.names(MODEL))]
+# Where a provider's API lives when no --api-base is given (the endpoint probe asks it once).
+DEFAULT_BASES = {"openai": "https://api.openai.com/v1", "anthropic": "https://api.anthropic.com/v1"}
+OLLAMA_BASE = "http://localhost:11434"
 # Providers served locally: no key needed, and the key check is skipped.
 KEYLESS_PROVIDERS = {"hosted_vllm", "vllm", "ollama", "ollama_chat", "lm_studio", "llamafile", "openai_like"}
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "0.0.0.0", "host.docker.internal"}
@@ -73,6 +78,19 @@ def import_litellm():
         litellm.suppress_debug_info = True
         litellm.telemetry = False
         return litellm
+
+
+def _connection_failure(e: BaseException) -> str:
+    """'connection refused' or 'DNS failure' when that is what the exception chain holds, else ''."""
+    seen = 0
+    x: BaseException | None = e
+    while x is not None and seen < 12:
+        if isinstance(x, ConnectionRefusedError):
+            return "connection refused"
+        if isinstance(x, socket.gaierror):
+            return "DNS failure (the host name does not resolve)"
+        x, seen = x.__cause__ or x.__context__, seen + 1
+    return ""
 
 
 def is_local(api_base: str | None) -> bool:
@@ -179,6 +197,24 @@ class LiteLLMModel:
             **({"attempt": req.attempt} if req.attempt else {}),  # re-asks must not hit the cache
         }
 
+    def probe(self) -> ProbeResult | None:
+        """One look at the endpoint before the first sample (ecov.harness.models.probe); None when this
+        provider has no endpoint we know how to ask. Raises EndpointUnreachable when the run cannot work."""
+        key = self._api_key or ""
+        base = self.api_base
+        if self.provider.startswith("ollama"):
+            return probe(base or OLLAMA_BASE, path="/api/tags")
+        if not base and self.provider in DEFAULT_BASES:
+            base = DEFAULT_BASES[self.provider]
+            key = key or os.environ.get(f"{self.provider.upper()}_API_KEY", "")
+        if not base:
+            return None
+        if self.provider == "anthropic":
+            headers = {"x-api-key": key, "anthropic-version": "2023-06-01"} if key else {}
+        else:
+            headers = {"Authorization": f"Bearer {key}"} if key else {}
+        return probe(base, headers)
+
     def complete(self, req: ModelRequest) -> Completion:
         key = ""
         if self.cache is not None:
@@ -253,6 +289,9 @@ class LiteLLMModel:
         """The failure in words: a timeout is ours (no answer in time), not an HTTP 408 from the server."""
         if self._timed_out(e):
             return f"no answer within the request timeout ({self.timeout:g} s)"
+        refused = _connection_failure(e)
+        if refused:  # LiteLLM wraps a refused connection as InternalServerError, as if the server said 500
+            return f"{refused} at {self.api_base or self.provider}"
         return f"{e.__class__.__name__} (HTTP {status or '-'})"
 
     def _hint(self, status: int | None) -> str:

@@ -41,7 +41,7 @@ from ecov.harness.sim.verilator import VERILATOR_FLAGS, verilator_root
 
 TB_FILE = "testbench.sv"
 # Bump when a rule is added or changed: part of every score cache key (harness/tracks/sv/scorer.py).
-RULES_VERSION = "4"  # 4: an unparsable testbench gets only the parse verdict (its build decides); 3: dut-output-write, parameter-override, event-string, interface-handle, escaped-name
+RULES_VERSION = "4"  # 4: on an unparsable testbench the tree rules give only the parse verdict (its build decides); 3: dut-output-write, parameter-override, event-string, interface-handle, escaped-name
 
 # ---------------------------------------------------------------------------------------------------
 # The allow-lists. A system task/function not named here is refused (rule "system-task").
@@ -293,10 +293,8 @@ def _check_preprocessed(text: str, extra_defs: set[str], instance: str, design_f
                                    f"Verilator metacomment {comment[:60]!r}: only lint_off/lint_on/lint_save/"
                                    "lint_restore are allowed (others change coverage, visibility or embed C++)"))
     with _lock:
-        tree = _check_tree(text, region, extra_defs, instance, params)
-    if any(v.rule == "unparsable" for v in tree):  # only the parse verdict: the build gives Verilator's message
-        return tree
-    return found + tree
+        found += _check_tree(text, region, extra_defs, instance, params)
+    return found
 
 
 def _check_tree(text: str, region: _Region, extra_defs: set[str], instance: str, params: tuple = ()
