@@ -25,7 +25,7 @@ from ecov.harness.core.limits import DEFAULT_REQUEST_TIMEOUT, MAX_REQUEST_TIMEOU
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, get_protocol, protocol_names
 from ecov.harness.loop.agent import AGENTS, MODES
 from ecov.harness.models import builtin_names
-from ecov.harness.models.probe import EndpointUnreachable, probe
+from ecov.harness.models.probe import EndpointUnreachable, api_for, probe
 from ecov.harness.sandbox.factory import sandbox_names
 from ecov.harness.scoring.executor import executor_from_options, executor_options
 from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, track_names
@@ -90,11 +90,11 @@ def request_options(extra_body: str | None, extra_headers: tuple[str, ...], pric
     return out
 
 
-def _probe_first(api_base: str, api_key: str | None) -> None:
+def _probe_first(model: str, api_base: str, api_key: str | None) -> None:
     """A dead or wrong --api-base fails here, naming the URL and the cause (the run's own probe asks again
     for providers without one, once the model is built)."""
     try:
-        probe(api_base, {"Authorization": f"Bearer {api_key}"} if api_key else None)
+        probe(api_base, {"Authorization": f"Bearer {api_key}"} if api_key else None, api=api_for(model))
     except EndpointUnreachable as e:
         click.echo(f"Error: {e}. No sample was run; fix that and run the same command again.", err=True)
         sys.exit(EXIT_FAULTS)
@@ -204,7 +204,7 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
         suffix = {"path": str(instructions_suffix), "sha256": hashlib.sha256(text.encode()).hexdigest()}
     request = request_options(extra_body, extra_headers, price)
     if api_base and not model.startswith("builtin/"):
-        _probe_first(api_base, api_key)  # seconds before LiteLLM is even imported
+        _probe_first(model, api_base, api_key)  # seconds before LiteLLM is even imported
     llm = _get_model(model, api_base=api_base, temperature=temperature, top_p=top_p, max_tokens=max_tokens,
                      cache_dir=cache_dir, max_retries=max_retries, replay_run=replay_run, timeout=request_timeout,
                      extra={**request, **({"api_key": api_key} if api_key else {})} or None)
@@ -253,17 +253,18 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
         sys.exit(EXIT_INFRA)
     finally:
         scorer.close()
+    faults = outcome.summary.get("faults") or 0
+    if faults:  # the error first: the figures below leave the faulted samples out, and say INCOMPLETE
+        click.echo(f"Error: {faults} sample{'s' if faults != 1 else ''} ended on a fault, not a result "
+                   "(the run is incomplete; run the same command again to retry them):", err=True)
+        for line in outcome.summary.get("fault_examples") or []:
+            click.echo(f"  {line}", err=True)
     click.echo("\n".join([format_summary(outcome.summary), *folder_outcome_lines(out)]))
     click.echo(f"\nRun folder: {out}  ({outcome.ran} samples run now, {outcome.skipped} already done)")
     if outcome.interrupted:
         click.echo("Interrupted: finished samples are kept. Run the same command again to resume.", err=True)
         sys.exit(130)
-    faults = outcome.summary.get("faults") or 0
     if faults:
-        click.echo(f"error: {faults} sample{'s' if faults != 1 else ''} ended on a fault, not a result "
-                   "(the run is incomplete; run the same command again to retry them):", err=True)
-        for line in outcome.summary.get("fault_examples") or []:
-            click.echo(f"  {line}", err=True)
         sys.exit(EXIT_FAULTS)
 
 

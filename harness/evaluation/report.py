@@ -68,8 +68,7 @@ def format_summary(summary: dict[str, Any], per_task: bool = True) -> str:
     lines.append(_row("tokens", f"{summary['prompt_tokens']:,} prompt + {summary['completion_tokens']:,} "
                                 "completion"))
     lines.append(_row("cost", f"${summary['cost']:.4f}"))
-    if summary.get("model_errors"):
-        lines.append(_row("model errors", f"{summary['model_errors']} samples (retried on resume)"))
+    lines += fault_lines(summary)
     if "seconds" in summary:
         lines.append(_row("wall time", f"{summary['seconds']:.1f} s"))
     if per_task and summary.get("per_task"):
@@ -79,6 +78,27 @@ def format_summary(summary: dict[str, Any], per_task: bool = True) -> str:
             lines.append(f"  {t:<{width}}  {d['passed']:>2}/{d['samples']:<3}  {d['best_overall']:>6.1f}  "
                          f"{d['mean_overall']:>6.1f}  {d['syntax_ok']:>2}/{d['samples']}")
     return "\n".join(lines)
+
+
+def fault_lines(summary: dict[str, Any]) -> list[str]:
+    """The samples that ended on a fault (model server, harness): left out of every figure, named with
+    their cause, and what to do (a resume retries them)."""
+    faults = summary.get("faults") or summary.get("model_errors") or 0
+    if not faults:
+        return []
+    lines = [_row("INCOMPLETE", f"{faults} sample{'s' if faults != 1 else ''} ended on a fault, not a result: "
+                                "left out of every figure above")]
+    lines += [_row("", f"- {line}") for line in summary.get("fault_examples") or []]
+    if faults > len(summary.get("fault_examples") or []):
+        lines.append(_row("", f"(+{faults - len(summary.get('fault_examples') or [])} more: ecov-eval view RUN_DIR)"))
+    lines.append(_row("", "run the same command again (same --out) to retry them"))
+    return lines
+
+
+# What a sample's last status means when it did not pass, in words a newcomer reads at once.
+STATUS_WORDS = {"ok": "coverage below target", "no_finish": "coverage below target (no $finish)",
+                "compile_error": "compile error", "rejected": "refused by a rule", "timeout": "timed out",
+                "crashed": "crashed", "infra_error": "harness fault"}
 
 
 def _first_sentence(text: str) -> str:
@@ -121,7 +141,8 @@ def outcome_lines(rounds: list[Any], done: set[tuple[str, int]] | None = None,
             why = "cut off at the length limit" if r.finish_reason == "length" else r.parse_error
             what = f"unusable answer ({_reason(why, max_tokens)})"
         else:
-            what = (r.result or {}).get("status") or "no result"
+            status = (r.result or {}).get("status") or ""
+            what = STATUS_WORDS.get(status, status or "no result")
         outcomes.setdefault(what, []).append(task)
     lines = []
     if outcomes:
@@ -129,8 +150,8 @@ def outcome_lines(rounds: list[Any], done: set[tuple[str, int]] | None = None,
         for what, tasks in sorted(outcomes.items(), key=lambda kv: (-len(kv[1]), kv[0])):
             names = sorted(set(tasks))
             shown = ", ".join(names[:3]) + (f", +{len(names) - 3} more" if len(names) > 3 else "")
-            parts.append(f"{what} {len(tasks)} ({shown})")
-        lines += ["", _row("why not passed", parts[0] + "   (each sample's last round)")]
+            parts.append(f"{what} ({len(tasks)}): {shown}")
+        lines += ["", _row("not passed", parts[0] + "   (each sample's last round)")]
         lines += [_row("", p) for p in parts[1:]]
     if reasks:
         lines.append(_row("re-ask reasons", " · ".join(f"{k}: {n}" for k, n in

@@ -33,7 +33,7 @@ from ecov.harness.models.base import (
     UnknownModelError,
 )
 from ecov.harness.models.cache import ResponseCache, request_key
-from ecov.harness.models.probe import ProbeResult, probe
+from ecov.harness.models.probe import OLLAMA_API, ProbeResult, probe
 
 ACCEPTED_FORMS = (
     "openai/<model>  (OPENAI_API_KEY; with --api-base for any OpenAI-compatible server)",
@@ -203,7 +203,7 @@ class LiteLLMModel:
         key = self._api_key or ""
         base = self.api_base
         if self.provider.startswith("ollama"):
-            return probe(base or OLLAMA_BASE, path="/api/tags")
+            return probe(base or OLLAMA_BASE, api=OLLAMA_API)
         if not base and self.provider in DEFAULT_BASES:
             base = DEFAULT_BASES[self.provider]
             key = key or os.environ.get(f"{self.provider.upper()}_API_KEY", "")

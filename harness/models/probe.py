@@ -38,10 +38,30 @@ def _cause(e: BaseException) -> BaseException:
     return reason if isinstance(reason, BaseException) else e
 
 
+@dataclass(frozen=True)
+class Api:
+    """What the probe asks for, and what a 404 there means."""
+
+    path: str
+    name: str
+    hint: str
+
+
+OPENAI_API = Api("/models", "OpenAI-compatible API",
+                 "--api-base is the URL the API lives under, usually ending in /v1")
+OLLAMA_API = Api("/api/tags", "Ollama API", "for an OpenAI-compatible server use openai/<model> "
+                 "(and --api-base ending in /v1)")
+
+
+def api_for(model: str) -> Api:
+    """The API a LiteLLM model string talks to (Ollama's own for ollama/..., else OpenAI's shape)."""
+    return OLLAMA_API if model.split("/", 1)[0] in ("ollama", "ollama_chat") else OPENAI_API
+
+
 def probe(base: str, headers: dict[str, str] | None = None, timeout: float = PROBE_TIMEOUT,
-          path: str = "/models") -> ProbeResult:
-    """``GET base + path``; raises EndpointUnreachable when waiting cannot help, else says how it went."""
-    url = base.rstrip("/") + path
+          api: Api = OPENAI_API) -> ProbeResult:
+    """``GET base + api.path``; raises EndpointUnreachable when waiting cannot help, else says how it went."""
+    url = base.rstrip("/") + api.path
     req = urllib.request.Request(url, headers={"Accept": "application/json", **(headers or {})})
     try:
         with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310 - the user's own endpoint
@@ -52,8 +72,7 @@ def probe(base: str, headers: dict[str, str] | None = None, timeout: float = PRO
                                       f"GET {url}): check --api-key or the provider's key variable",
                                       status=e.code) from None
         if e.code == 404:
-            raise EndpointUnreachable(f"no OpenAI-compatible API at {base} (HTTP 404 on GET {url}): "
-                                      "--api-base is the URL the API lives under, usually ending in /v1",
+            raise EndpointUnreachable(f"no {api.name} at {base} (HTTP 404 on GET {url}): {api.hint}",
                                       status=404) from None
         return ProbeResult(url, False, f"HTTP {e.code} on GET {url}; the run goes on and retries")
     except (urllib.error.URLError, OSError) as e:
