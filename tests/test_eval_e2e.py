@@ -251,7 +251,7 @@ def test_model_error_fails_only_that_sample_and_is_retried_on_resume(tmp_path, a
     s = out.summary
     assert s["model_errors"] == 1 and s["per_task"]["a"]["errors"] == 1 and s["per_task"]["b"]["passed"] == 1
     (a,) = [x for x in RunFolder(tmp_path / "run").samples() if x.task_id == "a"]
-    assert "model error at round 0" in a.error and "401" in a.error and not a.passed
+    assert "model error at round 1" in a.error and "401" in a.error and not a.passed
 
     with FakeOpenAIServer([full(GOOD)]) as srv:  # resume: only the failed sample is asked again
         out = run_eval(tasks, fake_model(srv, tmp_path), run_config(tasks), tmp_path / "run",

@@ -274,7 +274,7 @@ def test_verify_catches_one_edited_coverage_number(tmp_path, runs, scorer):
     assert len(hits) == 1
     d = hits[0]
     assert (d.task_id, d.sample, d.round, d.submitted, d.rescored) == (TASK_ID, 0, 0, new, old)
-    assert "updown_counter / sample 0 / round 0: coverage[dut][branch].covered" in ver.report()
+    assert "updown_counter / sample 0 / round 1: coverage[dut][branch].covered" in ver.report()
 
 
 def test_verify_recomputes_a_claimed_legal_pass(tmp_path, runs, scorer):

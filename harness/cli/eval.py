@@ -237,6 +237,10 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
         from ecov.harness.sandbox.rlimit import NOT_ISOLATED
 
         click.echo(f"warning: sandbox '{engine.isolation}' is {NOT_ISOLATED}", err=True)
+    runtime = getattr(getattr(engine, "backend", None), "runtime", None)
+    if runtime is not None and not (runtime.folder / ".complete").exists():
+        click.echo("First score on this machine: building Verilator's runtime objects once (about 40 s).",
+                   err=True)
     try:  # the folder is made only once every option is known to be usable
         out = writable_folder(out or default_out(model, mode, agent, benchmark, protocol, tb_lang), "--out")
         outcome = run_eval(tasks, llm, config, out, scorer=scorer, workers=workers,
@@ -253,13 +257,17 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
         sys.exit(EXIT_INFRA)
     finally:
         scorer.close()
-    faults = outcome.summary.get("faults") or 0
+    shown = outcome.shown  # with --limit/--task-id on a bigger folder: the tasks this command ran
+    faults = shown.get("faults") or 0
     if faults:  # the error first: the figures below leave the faulted samples out, and say INCOMPLETE
         click.echo(f"Error: {faults} sample{'s' if faults != 1 else ''} ended on a fault, not a result "
                    "(the run is incomplete; run the same command again to retry them):", err=True)
-        for line in outcome.summary.get("fault_examples") or []:
+        for line in shown.get("fault_examples") or []:
             click.echo(f"  {line}", err=True)
-    click.echo("\n".join([format_summary(outcome.summary), *folder_outcome_lines(out)]))
+    click.echo("\n".join([format_summary(shown), *folder_outcome_lines(out, set(shown["per_task"]))]))
+    if outcome.selection is not None:
+        click.echo(f"\n(The {shown['tasks_expected']} tasks this command selected; the folder holds "
+                   f"{outcome.summary['tasks_expected']}: `ecov-eval report {out}` summarises them all.)")
     click.echo(f"\nRun folder: {out}  ({outcome.ran} samples run now, {outcome.skipped} already done)")
     if outcome.interrupted:
         click.echo("Interrupted: finished samples are kept. Run the same command again to resume.", err=True)

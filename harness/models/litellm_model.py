@@ -277,7 +277,7 @@ class LiteLLMModel:
                 self._count("retries")
                 delay = self._delay(retries, e)
                 if self.on_retry is not None:
-                    self.on_retry(f"{self.name}: task {req.task.id} sample {req.sample} round {req.round}: "
+                    self.on_retry(f"{self.name}: task {req.task.id} sample {req.sample} round {req.round + 1}: "
                                   f"{self._describe(e, status)}, retry {retries}/"
                                   f"{self.max_retries} in {delay:.1f} s")
                 time.sleep(delay)
