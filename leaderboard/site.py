@@ -484,6 +484,9 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
                        "charts": charts, "heatmap": heat, "files": files, "baseline": info.baseline,
                        "tasks_total": len(info.task_ids) if info.task_ids else None,
                        "random_share": info.random_share if info.baseline else None,
+                       # the prose quotes the table's own builtin/random row when it has one
+                       "random_pass": next((e.view.pct("pass_rate") for e in [*es, *partial]
+                                            if e.view.config.model == "builtin/random"), None),
                        "hard": sorted(info.hard) if info.hard is not None else None})
         report.tables.append(f"{bench}/{mode}/{protocol}")
 

@@ -63,3 +63,22 @@ def test_rounds_are_numbered_from_one_and_no_bracket_nests():
     for ch in cov:
         depth += {"(": 1, ")": -1}.get(ch, 0)
         assert depth <= 1, cov
+
+
+def test_site_prose_quotes_the_tables_own_random_figure(tmp_path):
+    """The prose above a table reads builtin/random's figure from that table (it said 93% above a 91.0)."""
+    import shutil
+    from pathlib import Path
+
+    from ecov.leaderboard.site import build_site
+
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    shipped = Path(__file__).resolve().parents[1] / "leaderboard" / "submissions" / "builtin-random-agentic"
+    shutil.copytree(shipped, subs / shipped.name)
+    build_site(subs, tmp_path / "site", repo_url="")
+    index = (tmp_path / "site" / "index.html").read_text()
+    prose = re.search(r"builtin/random's pass % here is ([\d.]+) \(its row below\)", index)
+    page = (tmp_path / "site" / "s" / shipped.name / "index.html").read_text()
+    row = re.search(r'id="summary-pass">([\d.]+)<', page)
+    assert prose and row and prose.group(1) == row.group(1), (prose, row)
