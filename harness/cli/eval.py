@@ -208,6 +208,14 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
     llm = _get_model(model, api_base=api_base, temperature=temperature, top_p=top_p, max_tokens=max_tokens,
                      cache_dir=cache_dir, max_retries=max_retries, replay_run=replay_run, timeout=request_timeout,
                      extra={**request, **({"api_key": api_key} if api_key else {})} or None)
+    if not api_base and hasattr(llm, "probe"):  # a provider's default endpoint (OpenAI, Anthropic, Ollama)
+        try:
+            looked = llm.probe()
+        except EndpointUnreachable as e:
+            click.echo(f"Error: {e}. No sample was run; fix that and run the same command again.", err=True)
+            sys.exit(EXIT_FAULTS)
+        if looked is not None and looked.note:
+            click.echo(f"note: {looked.note}", err=True)
     rounds = 1 if mode == "direct" else (max_rounds or get_protocol(protocol).rounds)
     config = RunConfig(
         model=model, mode=mode, agent=agent if mode == "agentic" else "direct", benchmark=benchmark,
@@ -248,9 +256,6 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
                            notify=lambda line: click.echo(line, err=True))
     except RunMismatch as e:
         raise click.UsageError(str(e)) from None
-    except EndpointUnreachable as e:  # before any sample: nothing was scored, nothing is summarised
-        click.echo(f"Error: {e}. No sample was run; fix that and run the same command again.", err=True)
-        sys.exit(EXIT_FAULTS)
     except OSError as e:  # a full disk, a folder made read-only mid-run: the harness's failure, not a score
         click.echo(f"Error: cannot write the run folder {out}: {describe_os_error(e)}. Finished samples are "
                    "kept: fix that and run the same command again to resume.", err=True)

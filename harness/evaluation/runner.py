@@ -260,10 +260,6 @@ def _run_locked(tasks, model, config, folder, agent_cfg, scorer, workers, concur
 
     pending = [(t, s) for t in tasks for s in range(config.n_samples) if (t.id, s) not in done]
     skipped = len(tasks) * config.n_samples - len(pending)
-    if pending and hasattr(model, "probe"):  # a dead or wrong endpoint fails here, before any sample
-        looked = model.probe()  # raises EndpointUnreachable (a ModelError) naming the URL and the cause
-        if looked is not None and looked.note and notify is not None:
-            notify(f"note: {looked.note}")
     limited = _LimitedModel(model, concurrency or workers)
     lock = threading.Lock()
     stop = threading.Event()
