@@ -296,6 +296,26 @@ def test_verify_recomputes_a_claimed_legal_pass(tmp_path, runs, scorer):
     assert ver.verdict == DIFFERS and len(hits) == 1 and (hits[0].submitted, hits[0].rescored) == (True, False)
 
 
+def test_verify_recomputes_the_contract_figures_the_pages_show(tmp_path, runs, scorer):
+    """The broken rule, its count and the bins a page shows (issue 32) are re-derived too: a round that
+    claims more bins, or hides a broken rule, differs; so does a sample that claims more bins."""
+    dest = _submission(tmp_path, runs["good"])
+    rounds, samples = dest / "run" / "rounds.jsonl", dest / "run" / "samples.jsonl"
+    lines = rounds.read_text().splitlines()
+    d = json.loads(lines[0])  # round 0 of sample 0: the weak testbench, no bin hit
+    d["result"]["legal"]["bins"] = ["wrap_up"]
+    d["result"]["legal"]["violation"] = {"rule": "made_up", "time_ns": 5, "ports": [], "spec": ""}
+    lines[0] = json.dumps(d, sort_keys=True)
+    rounds.write_text("\n".join(lines) + "\n")
+    rows = [json.loads(x) for x in samples.read_text().splitlines()]
+    rows[-1]["legal_bins_hit"] = 7
+    samples.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in rows))
+    with open_submission(dest) as sub:
+        ver = verify_submission(sub, score=lambda d, tb, seed: scorer(d, tb, seed))
+    fields = {x.field for x in ver.differences}
+    assert ver.verdict == DIFFERS and {"legal.bins", "legal.violation", "sample.legal_bins_hit"} <= fields
+
+
 def test_verify_cli_reports_differences_and_exits_1(tmp_path, runs, scorer, monkeypatch):
     dest = _submission(tmp_path, runs["weak"], name="weak")
     # Claim a pass the testbench never earned: edit samples.jsonl and the summary.
