@@ -560,6 +560,7 @@ def _heatmap(es: list[Entry], info: BenchmarkInfo, title: str):
                              "difficulty": info.difficulty.get(task, ""),
                              "random_hard": bool(info.hard and task in info.hard), "samples": int(r["samples"]),
                              "passed": int(r["passed"]), "pass_rate": float(r["pass_rate"]),
+                             "ecov_pass_rate": float(r["ecov_pass_rate"]),
                              "mean_overall": float(r["mean_overall"]), "best_overall": float(r["best_overall"])})
     hard = info.hard or set()
     svg = plots.heatmap([e.sub.meta.model for e in es], tasks, cells, title,
@@ -567,7 +568,7 @@ def _heatmap(es: list[Entry], info: BenchmarkInfo, title: str):
     import pandas as pd
 
     cols = ["submission", "model", "task_id", "difficulty", "random_hard", "samples", "passed", "pass_rate",
-            "mean_overall", "best_overall"]
+            "ecov_pass_rate", "mean_overall", "best_overall"]
     return svg, pd.DataFrame(rows, columns=cols)
 
 

@@ -32,7 +32,8 @@ class RunView:
     summary: dict[str, Any]
     samples: list[SampleRecord]
     coverages: list[float] = field(default_factory=list)  # final overall per sample, for histograms
-    tasks: pd.DataFrame | None = None  # per task: samples, passed, pass_rate, mean_overall, difficulty, random_hard
+    # per task: samples, passed, pass_rate, mean_overall, difficulty, random_hard, contract, ecov_pass_rate
+    tasks: pd.DataFrame | None = None
     pass_ci: tuple[float, float] | None = None  # 95% bootstrap over tasks of the pass %
     random_hard: float | None = None  # pass % over the benchmark's random-hard tasks this run has
     random_hard_tasks: int = 0
@@ -146,7 +147,9 @@ def run_view(config: RunConfig, samples: list[SampleRecord], difficulty: dict[st
     view.tasks = t
     view.pass_ci = bootstrap_over_tasks(t["pass_rate"].to_numpy())
     per_task = summary.get("per_task") or {}
-    view.ecov_ci = bootstrap_over_tasks([float(per_task[task].get("ecov_pass_rate", 0.0)) for task in t.index])
+    t["contract"] = [bool(per_task[task].get("contract")) for task in t.index]
+    t["ecov_pass_rate"] = [float(per_task[task].get("ecov_pass_rate", 0.0)) for task in t.index]
+    view.ecov_ci = bootstrap_over_tasks(t["ecov_pass_rate"].to_numpy())
     if hard is not None:
         on_hard = t.loc[t["random_hard"], "pass_rate"]
         view.random_hard_tasks = len(on_hard)
