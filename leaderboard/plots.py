@@ -143,11 +143,10 @@ def bar_ci_chart(bars: list[tuple[str, float, tuple[float, float] | None]], titl
     def y_of(v: float) -> float:
         return H - MB - (H - MT - MB) * max(0.0, min(v, 100.0)) / 100.0
 
-    body += reference_lines(lines, y_of)
     if not bars:
         if not lines:
             body.append(f'<text x="{W / 2}" y="{H / 2}" text-anchor="middle" class="tick">no data</text>')
-        return _frame(title, body)
+        return _frame(title, body + reference_lines(lines, y_of))
     bw = (W - ML - MR) / len(bars)
 
     for j, (label, v, ci) in enumerate(bars):
@@ -169,7 +168,7 @@ def bar_ci_chart(bars: list[tuple[str, float, tuple[float, float] | None]], titl
                     f'<title>{escape(label)}</title>{escape(name)}</text>')
     body.append(f'<text x="{(ML + W - MR) / 2}" y="{H - 6}" text-anchor="middle" class="axis-label">'
                 'error bars: 95% bootstrap interval over tasks</text>')
-    return _frame(title, body)
+    return _frame(title, body + reference_lines(lines, y_of))  # the lines over the bars
 
 
 def reference_lines(lines: list[tuple[str, float]], y_of) -> list[str]:
@@ -185,7 +184,8 @@ def reference_lines(lines: list[tuple[str, float]], y_of) -> list[str]:
         out.append(f'<g class="ref-line"><title>{escape(text)}</title>'
                    f'<line x1="{ML}" x2="{W - MR}" y1="{y:.1f}" y2="{y:.1f}" stroke="#59636e" stroke-width="1.2" '
                    f'stroke-dasharray="5 4"/><text x="{W - MR - 2}" y="{ty:.1f}" text-anchor="end" '
-                   f'class="tick ref-label">{escape(text)}</text></g>')
+                   f'class="tick ref-label" stroke="#fff" stroke-width="3" paint-order="stroke">'
+                   f'{escape(text)}</text></g>')
     return out
 
 

@@ -10,10 +10,13 @@ when the submissions are re-made.
 from __future__ import annotations
 
 import functools
+import json
+import shutil
 import threading
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from test_leaderboard_browser import _header, _QuietHandler, _save, browser, pytestmark  # noqa: F401 - fixture, marks
 
@@ -32,10 +35,35 @@ RANDOM = "builtin-random-agentic"  # ecov-embedded, the issue's i2c_target examp
 TASK = "i2c_target"
 
 
+MODEL = "cvdp-acme-agentic"  # a model's run among the baselines: ranked between their lines
+
+
+def _model_run(subs: Path) -> None:
+    """A non-baseline submission made from the reference's cvdp run, its first three contract tasks
+    failing legally: its ECov pass % falls between the ceiling and the floors."""
+    with open_submission(SUBMISSIONS / "cvdp-builtin-reference-agentic") as sub:
+        shutil.copytree(sub.run_dir, subs / MODEL / "run")
+    run = subs / MODEL / "run"
+    config = json.loads((run / "config.json").read_text())
+    (run / "config.json").write_text(json.dumps({**config, "model": "acme/coder-7b"}))
+    rows = [json.loads(x) for x in (run / "samples.jsonl").read_text().splitlines()]
+    for t in sorted({r["task_id"] for r in rows if r["contract"]})[:3]:
+        for r in rows:
+            if r["task_id"] == t:
+                r["legal_passed_round"] = None
+    (run / "samples.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (subs / MODEL / "submission.json").write_text(json.dumps(
+        {"model": "Acme Coder 7B", "type": "api", "date": "2026-12-05", "size_b": 7, "link": "", "notes": ""}))
+
+
 @pytest.fixture(scope="module")
 def real_site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("headline-site")
-    report = build_site(SUBMISSIONS, out, repo_url="")
+    subs, out = tmp_path_factory.mktemp("headline-subs"), tmp_path_factory.mktemp("headline-site")
+    for folder in SUBMISSIONS.iterdir():
+        if folder.is_dir():
+            shutil.copytree(folder, subs / folder.name)  # a submission may hold no links
+    _model_run(subs)
+    report = build_site(subs, out, repo_url="")
     assert not report.skipped, report.skipped
     return out
 
@@ -67,7 +95,7 @@ def expected():
 
 
 @pytest.mark.parametrize("width", [1400, 400])
-def test_index_ranks_by_the_headline_with_baselines_as_lines(browser, real_served, tmp_path, width):
+def test_index_ranks_by_the_headline_with_baselines_as_lines(browser, real_site, real_served, tmp_path, width):
     browser.set_window_size(width, 900)
     browser.get(real_served + "/index.html")
     inner = browser.execute_script("return window.innerWidth")
@@ -82,7 +110,9 @@ def test_index_ranks_by_the_headline_with_baselines_as_lines(browser, real_serve
         assert th.is_displayed() and th.location["x"] + 20 < inner, col
     rows = table.find_elements(By.CSS_SELECTOR, "tbody tr")
     tags = [r.find_element(By.CSS_SELECTOR, "td").text for r in rows]
-    assert tags[0] == "CEILING" and set(tags[1:]) == {"FLOOR"}, tags  # baselines only: no rank at all
+    # The model is ranked #1 between the lines; the baselines have no rank.
+    assert tags == ["CEILING", "1", "FLOOR", "FLOOR"], tags
+    assert rows[1].get_attribute("data-name") == MODEL and "ref-line" not in rows[1].get_attribute("class")
     ecov = [float(r.find_element(By.CSS_SELECTOR, "td.key").get_attribute("data-sort")) for r in rows]
     assert ecov == sorted(ecov, reverse=True)
     rand = table.find_element(By.CSS_SELECTOR, 'tr[data-name="cvdp-builtin-random-agentic"]')
@@ -94,7 +124,13 @@ def test_index_ranks_by_the_headline_with_baselines_as_lines(browser, real_serve
     # The chart draws the baselines as dashed reference lines, not bars.
     labels = [t.get_attribute("textContent") for t in section.find_elements(By.CSS_SELECTOR, "g.ref-line text")]
     assert any(t.startswith("ceiling: ") for t in labels) and any(t.startswith("floor: ") for t in labels)
+    bars = section.find_elements(By.CSS_SELECTOR, "rect.bar title")
+    assert [b.get_attribute("textContent").split(":")[0] for b in bars] == ["Acme Coder 7B"]
     _save(browser, tmp_path, f"headline-index-{width}")
+    board = pd.read_csv(real_site / "tables" / "cvdp-ecov-agentic.csv").set_index("submission")
+    assert board.loc[MODEL, "rank"] == 1 and board.loc[MODEL, "ranked"] and board["rank"].notna().sum() == 1
+    assert board.loc[MODEL, "ecov_pass_rate"] < board.loc[MODEL, "pass_rate"] == 100.0
+    assert set(board["reference_line"]) == {"ceiling", "floor", "none"}
 
 
 def test_submission_and_task_pages_name_the_broken_rule(browser, real_served, expected, tmp_path):
