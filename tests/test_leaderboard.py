@@ -89,15 +89,18 @@ def write_run(root: Path, task, plan: dict[int, list[str | None]], score, *, mod
     for sample, tbs in plan.items():
         recs, last, last_fb = [], None, ""
         for r, tb in enumerate(tbs):
+            # The legal verdict as ecov-eval records it: a contract task's unusable round fails legally.
             if tb is None:
                 res = last or ScoreResult(status="rejected", instance=task.dut_instance, errors=["no code block"])
                 rec = RoundRecord(task.id, sample, r, "h", "I am not sure.", "", "no code block",
-                                  "no code block\n\n" + last_fb, res.to_dict(), False, 900, 20, 0.0005)
+                                  "no code block\n\n" + last_fb, res.to_dict(), False, 900, 20, 0.0005,
+                                  legal_passed=None if task.contract is None else False)
             else:
                 res = score(task.design, tb, seed)
                 last, last_fb = res, render_feedback(res, task.targets)
                 rec = RoundRecord(task.id, sample, r, "h", f"```systemverilog\n{tb}```", tb, "", last_fb,
-                                  res.to_dict(), res.meets(task.targets), 1200, 400 + r, 0.002)
+                                  res.to_dict(), res.meets(task.targets), 1200, 400 + r, 0.002,
+                                  legal_passed=res.meets_legal(task.targets))
             folder.append_round(rec)
             recs.append(rec)
             if rec.passed:
@@ -293,6 +296,26 @@ def test_verify_recomputes_a_claimed_legal_pass(tmp_path, runs, scorer):
     assert ver.verdict == DIFFERS and len(hits) == 1 and (hits[0].submitted, hits[0].rescored) == (True, False)
 
 
+def test_verify_recomputes_the_contract_figures_the_pages_show(tmp_path, runs, scorer):
+    """The broken rule, its count and the bins a page shows (issue 32) are re-derived too: a round that
+    claims more bins, or hides a broken rule, differs; so does a sample that claims more bins."""
+    dest = _submission(tmp_path, runs["good"])
+    rounds, samples = dest / "run" / "rounds.jsonl", dest / "run" / "samples.jsonl"
+    lines = rounds.read_text().splitlines()
+    d = json.loads(lines[0])  # round 0 of sample 0: the weak testbench, no bin hit
+    d["result"]["legal"]["bins"] = ["wrap_up"]
+    d["result"]["legal"]["violation"] = {"rule": "made_up", "time_ns": 5, "ports": [], "spec": ""}
+    lines[0] = json.dumps(d, sort_keys=True)
+    rounds.write_text("\n".join(lines) + "\n")
+    rows = [json.loads(x) for x in samples.read_text().splitlines()]
+    rows[-1]["legal_bins_hit"] = 7
+    samples.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in rows))
+    with open_submission(dest) as sub:
+        ver = verify_submission(sub, score=lambda d, tb, seed: scorer(d, tb, seed))
+    fields = {x.field for x in ver.differences}
+    assert ver.verdict == DIFFERS and {"legal.bins", "legal.violation", "sample.legal_bins_hit"} <= fields
+
+
 def test_verify_cli_reports_differences_and_exits_1(tmp_path, runs, scorer, monkeypatch):
     dest = _submission(tmp_path, runs["weak"], name="weak")
     # Claim a pass the testbench never earned: edit samples.jsonl and the summary.
@@ -416,10 +439,14 @@ def test_build_index_tables_marks_and_paper(site, scores):
     good_row = agentic.split('data-name="good"')[1].split("</tr>")[0]
     cells = re.findall(r'<td class="num[^"]*" data-sort="([^"]*)"', good_row)
     avg = round((scores["ref"].overall + scores["weak"].overall) / 2, 2)  # sample 0 ends on ref, 1 on weak
-    # size, pass %, pass % on random-hard tasks (updown_counter is one since its diagnostic key), legal
-    # pass % (empty: these hand-made samples carry no contract figures), pass % easy, avg coverage
-    assert cells[1:7] == ["4.0", "50.0", "50.0", "", "50.0", str(avg)]
+    # size, ECov pass % (updown_counter's contract has bins, no rules: its legal pass is its pass), the
+    # paper's pass %, legal pass %, legal coverage, bins hit (3.5 of 7: the reference hits all, the weak
+    # testbench none), pass % on random-hard tasks (updown_counter is one since its diagnostic key), pass %
+    # easy, avg coverage
+    assert cells[1:10] == ["4.0", "50.0", "50.0", "50.0", str(avg), "50.0", "50.0", "50.0", str(avg)]
+    assert ">3.5/7</td>" in good_row
     assert "Pass % random-hard" in agentic and "Pass % easy" in agentic and "[50.0, 50.0]" in good_row
+    assert "16 of 16 tasks carry an interface contract" in html.split('id="ecov-embedded-agentic"')[1]
     assert 'id="about-random-hard"' in html and "fails in every one of its agentic samples" in html
     assert 'class="mark mark-verified"' in good_row
     assert 'mark-differs' in agentic.split('data-name="weak"')[1].split("</tr>")[0]

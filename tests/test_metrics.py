@@ -60,7 +60,11 @@ def test_summary_per_round_carries_early_stops_forward_and_weighs_tasks_equally(
     assert s["pass_at_k"] == {"pass@1": 75.0, "pass@2": 100.0}  # pass@2 only over task a (n=2)
     assert s["per_task"]["a"] == {"samples": 2, "passed": 1, "pass_rate": 50.0, "best_overall": 100.0,
                                   "mean_overall": 70.0, "mean_overall_final": 70.0, "mean_overall_best": 70.0,
-                                  "syntax_ok": 1, "errors": 0, "reasks": 0}
+                                  "syntax_ok": 1, "errors": 0, "reasks": 0,
+                                  "contract": False, "ecov_passed": 1, "ecov_pass_rate": 50.0}
+    # No task has a contract: the ECov headline is the paper's pass %, round by round too.
+    assert s["ecov_pass_rate"] == s["pass_rate"] and s["contract_tasks"] == 0
+    assert [r["ecov_pass_rate"] for r in s["per_round"]] == [50.0, 75.0, 75.0]
     assert s["pass_at_k_any"] == {"pass@2": 100.0}  # the paper's any-of-n: a has a pass, b has a pass
     assert (s["prompt_tokens"], s["completion_tokens"], s["cost"]) == (31, 11, 0.01)
     assert summarize(list(reversed(samples)), max_rounds=3) == s  # order does not matter

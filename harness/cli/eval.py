@@ -307,17 +307,17 @@ def report_cmd(run_dir, as_json, tasks):
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["csv", "parquet", "jsonl"]), default="csv", show_default=True)
-@click.option("--level", type=click.Choice(["rounds", "samples"]), default="rounds", show_default=True,
+@click.option("--level", type=click.Choice(["rounds", "samples", "tasks"]), default="rounds", show_default=True,
               help="rounds: one row per task x sample x round (ecov.harness.evaluation.tables.to_frame); samples: one per "
-                   "task x sample.")
+                   "task x sample; tasks: one per task, with ecov_pass_rate beside the paper's pass_rate.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="file to write [default: RUN_DIR/results.<level>.<format>]; '-' prints csv/jsonl.")
 def export_cmd(run_dir, fmt, level, out):
     """Export RUN_DIR as a table (csv, parquet or jsonl) with every figure and status."""
-    from ecov.harness.evaluation.tables import csv_safe, samples_frame, to_frame, write_frame
+    from ecov.harness.evaluation.tables import csv_safe, samples_frame, tasks_frame, to_frame, write_frame
 
     try:
-        df = (to_frame if level == "rounds" else samples_frame)(run_dir)
+        df = {"rounds": to_frame, "samples": samples_frame, "tasks": tasks_frame}[level](run_dir)
     except FileNotFoundError as e:
         raise click.BadParameter(str(e), param_hint="RUN_DIR") from None
     if str(out) == "-":
