@@ -99,7 +99,7 @@ def test_report_leads_with_the_headline_and_labels_the_paper_figure():
     paper = lines[ecov + 1]
     assert paper.strip().startswith("pass % (paper def.)") and "75.0" in paper and "measured here" in paper
     assert "contract bins         4 of 8 hit (50.0%)" in text
-    assert "ECov pass % by round  r0 25.0  r1 50.0" in text
+    assert "ECov pass % by round  1: 25.0  2: 50.0" in text
     a_row = next(line for line in lines if line.strip().startswith("a "))
     assert a_row.split()[-3:] == ["0/1", "30.0", "1/4"]  # legal passes, legal cov, bins
 
