@@ -26,6 +26,8 @@ from pathlib import Path
 from ecov.harness.sandbox.base import ImagePath, Limits, ProcResult, Sandbox
 from ecov.harness.sim.buildcache import CpuSlots, ObjectCache, Unit, plan_units
 from ecov.harness.sim.gencheck import check_generated
+from ecov.harness.sim.runtime_patches import DIGEST as RUNTIME_PATCHES
+from ecov.harness.sim.runtime_patches import runtime_source
 
 COVERAGE_FLAGS = ("--coverage-line", "--coverage-toggle", "--coverage-expr", "--coverage-user")
 VERILATOR_FLAGS = (
@@ -115,12 +117,14 @@ def _include_flags(root: Path) -> list[str]:
 
 
 class Runtime:
-    """Verilator's runtime objects and a PCH, built once per (Verilator, compiler, flags) in ``folder``."""
+    """Verilator's runtime objects and a PCH, built once per (Verilator, compiler, flags, ECov's runtime
+    patches: harness/sim/runtime_patches.py) in ``folder``."""
 
     def __init__(self, cache_root: Path, opt_level: str = "-O0"):
         self.root = verilator_root()
         key = hashlib.sha256(
-            "|".join((verilator_version(), cxx(), opt_level, *DEFINES, *CXX_STD)).encode()
+            "|".join((verilator_version(), cxx(), opt_level, *DEFINES, *CXX_STD, f"patches={RUNTIME_PATCHES}")
+                     ).encode()
         ).hexdigest()[:16]
         shared = os.environ.get("ECOV_RUNTIME_DIR")
         self.base = Path(shared) if shared else cache_root / "runtime"  # machine-wide: objects, CPU slots
@@ -141,7 +145,7 @@ class Runtime:
             fcntl.flock(lock, fcntl.LOCK_EX)
             if not done.exists():
                 for name in RUNTIME_SOURCES:
-                    src = self.root / "include" / f"{name}.cpp"
+                    src = runtime_source(self.root, name, self.folder)
                     obj = self.folder / f"{name}.o"
                     self._cc(["-Os", "-c", str(src), "-o", str(obj)])
                 self._pch(PCH_HEADER, PCH_INCLUDES)
@@ -297,9 +301,10 @@ class VerilatorBackend:
                 runtime.append(str(rt / f"{g}.o"))
             elif g in given:
                 runtime.append(str(given[g]))
-            else:  # not prebuilt: compiled in this job
+            else:  # not prebuilt: compiled in this job (a patched source as a copy in obj/)
+                src = runtime_source(root, g, obj)
                 todo.append((None, [*compiler, "-Os", *self.runtime.cflags(), "-c",
-                                    str(root / "include" / f"{g}.cpp"), "-o", f"obj/{g}.o"]))
+                                    f"obj/{src.name}" if src.parent == obj else str(src), "-o", f"obj/{g}.o"]))
                 runtime.append(f"obj/{g}.o")
         whole = plan_units(obj, prefix, 1, extra_sources)[0].key  # the model as a whole, whatever the split
         # (runtime objects compiled per build rule out the whole-model shortcut)

@@ -29,6 +29,7 @@ from pathlib import Path
 from ecov.harness.core.records import Design
 from ecov.harness.sandbox.base import Limits, Sandbox
 from ecov.harness.sim.jobfiles import write_design
+from ecov.harness.sim.runtime_patches import runtime_source
 from ecov.harness.sim.verilator import (
     COVERAGE_FLAGS,
     MAIN_INPUT_CPP,
@@ -271,6 +272,7 @@ class CocotbBuilder:
                     continue
                 tmp = obj.with_suffix(".tmp.o")
                 # the same command as the prebuilt runtime's own objects (Runtime.ensure)
-                self.runtime._cc(["-Os", "-c", str(self.runtime.root / "include" / f"{name}.cpp"), "-o", str(tmp)])
+                src = runtime_source(self.runtime.root, name, obj.parent)
+                self.runtime._cc(["-Os", "-c", str(src), "-o", str(tmp)])
                 os.replace(tmp, obj)
         return out

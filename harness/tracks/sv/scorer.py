@@ -142,6 +142,8 @@ class Engine(CachedScorer):
             ran, got = run_with_out_dir(run)
             base.phases["run"] = round(ran.seconds, 3)
             result = self._judge_run(base, ran, got, design, warnings)
+            if meta is not None and contract_run.error and result.ran:
+                return replace(result, status=REJECTED, errors=[f"integrity 'coverage-integrity': {contract_run.error}"])
             if meta is not None and result.ran and result.coverage:
                 try:
                     result.legal = _legal(contract_run, meta, got, design, result)
