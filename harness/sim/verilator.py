@@ -209,7 +209,8 @@ class VerilatorBackend:
                 ImagePath(str(self.runtime.folder.parent), "ECOV_RUNTIME_DIR", f"{self.runtime.folder.name}/.complete"))
 
     def fingerprint(self) -> str:
-        return "|".join((verilator_version(), " ".join(VERILATOR_FLAGS), self.options.fingerprint(), cxx()))
+        return "|".join((verilator_version(), " ".join(VERILATOR_FLAGS), self.options.fingerprint(), cxx(),
+                         f"runtime-patches={RUNTIME_PATCHES}"))
 
     def verilator_argv(self, top: str, sources: list[str], tb_file: str | None = None,
                        harness_files: tuple[str, ...] = ()) -> list[str]:
@@ -341,10 +342,13 @@ class VerilatorBackend:
 
     def link(self, job: Path, objects: list[str], limits: Limits, extra: tuple[str, ...] = (),
              ro_paths: tuple[str, ...] = ()) -> ProcResult:
-        """Link ``objects`` into ``job/sim``; ``extra`` libraries live in ``ro_paths`` (shown to the sandbox)."""
+        """Link ``objects`` into ``job/sim``; ``extra`` libraries live in ``ro_paths`` (shown to the sandbox).
+
+        Stripped (``-s``): no symbol table names the harness main's statics or the model's counters to
+        code that reads the process's memory (a cocotb testbench runs inside it)."""
         rt = self.runtime.folder
         ro = (str(self.runtime.root), str(rt), *ro_paths)
-        argv = [cxx(), *objects, "-o", "sim", "-pthread", "-latomic", *extra]
+        argv = [cxx(), *objects, "-o", "sim", "-s", "-pthread", "-latomic", *extra]
         return self.sandbox.run(argv, job, limits, untrusted=False, ro_paths=ro,
                                 env={"VERILATOR_ROOT": str(self.runtime.root)})
 
@@ -386,6 +390,7 @@ static void ecov_read_input(std::string& out, std::string& nonce) {
         text.append(buf, static_cast<size_t>(n));
         if (std::count(text.begin(), text.end(), '\n') >= 2) break;
     }
+    explicit_bzero(buf, sizeof buf);  // no copy of the channel left on the stack
     const int devnull = open("/dev/null", O_RDONLY);
     if (devnull >= 0) { dup2(devnull, 0); if (devnull != 0) close(devnull); }
     const size_t first = text.find('\n');

@@ -42,7 +42,8 @@ from ecov.harness.sim.verilator import (
 )
 
 # Bump when the build (flags, main patch, port config) changes.
-BUILD_VERSION = "5"  # 4: the harness's output folder, nonce, point list and end marker; 5: on stdin
+BUILD_VERSION = "6"  # 4: the harness's output folder, nonce, point list and end marker; 5: on stdin;
+# 6: stripped binary, channel buffer cleared, bounds-checked $fread in the runtime
 VERILATOR_FLAGS = (
     # --flatten for the reason the SV track uses it: identical instances must not share counters.
     "--cc", "--vpi", "--timing", "--flatten", *COVERAGE_FLAGS,

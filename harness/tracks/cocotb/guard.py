@@ -7,10 +7,14 @@ It must import nothing from the harness (the simulator's Python sees only the jo
 It adds a CPython audit hook (hooks cannot be removed) that refuses what a testbench has no reason to
 do: write, create or delete files, start processes, load native code (ctypes), open
 sockets, trace frames, read ``/proc`` (the mount table names the harness's output folder) or list
-folders other than its own and Python's (the jobs folder holds that output folder). The AST policy (ecov.harness.tracks.cocotb.policy) refuses the same things earlier with a
-clear message; this hook is the second line, for what static checks cannot see. Its state lives in the
-hook's closure as frozen values, not in module globals a testbench could rebind through ``sys.modules``.
-The interpreter it runs in has no ``ctypes``/``_ctypes`` at all (ecov.harness.tracks.cocotb.pyview).
+folders other than its own and Python's (the jobs folder holds that output folder). The AST policy
+(ecov.harness.tracks.cocotb.policy) refuses the same things earlier with a clear message. Both are
+feedback, not the wall: Python in the simulator's process can reach its memory (issue 30 did, through
+``exec`` and ``marshal.loads``, which a hook cannot refuse without breaking imports), so no figure is
+taken from this process: the trusted replay computes them in a DUT-only run from the trace of the DUT's
+inputs. Its state lives in the hook's closure as frozen values, not in module globals a testbench could
+rebind through ``sys.modules``. The interpreter it runs in has no ``ctypes``/``_ctypes`` at all
+(ecov.harness.tracks.cocotb.pyview).
 """
 
 import os
