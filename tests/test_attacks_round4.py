@@ -500,3 +500,34 @@ def test_cocotb_forged_coverage_past_the_guard_scores_its_honest_part(kind, coco
     res = eng._build_and_run(DESIGN, attack, 1, eng._base(DESIGN, 1))
     assert res.overall <= honest_cocotb(kind).overall, (res.status, res.errors, res.overall)
     assert not spy.left_behind()
+
+
+# ------------------------------------------------------------------------------- false rejections
+
+CLOCKING = HEAD + """  clocking cb @(posedge clk);
+    output en;
+  endclocking
+  initial begin #12 rst = 0; @(cb); cb.en <= 1'b1; #40 $finish; end
+endmodule
+"""
+COMMENTED = "// Verilator 5.048 testbench for counter (lint: clean)\n" + HONEST
+
+
+def test_false_rejections_score_as_honest_testbenches(cache, honest_sv):
+    """A clocking-block drive of the testbench's own signal and a comment that starts with "Verilator" pass
+    the rules and score; their refused twins (a clocking output the DUT drives, a clocking item naming
+    the design's internals, a real metacomment) are still refused."""
+    assert check_design(DESIGN, CLOCKING) == [] and check_design(DESIGN, COMMENTED) == []
+    eng, spy = _engine("rlimit", cache)
+    clocked = eng.score(DESIGN, CLOCKING)
+    assert clocked.status == OK and clocked.overall > 0, clocked.errors
+    assert eng.score(DESIGN, COMMENTED).overall == honest_sv("rlimit").overall
+    twins = {
+        "dut-output-write": CLOCKING.replace("output en;", "output q;").replace("cb.en <=", "cb.q <="),
+        "hierarchical-write": CLOCKING.replace("output en;", "output h = uut.hidden;").replace("cb.en <= 1'b1",
+                                                                                              "cb.h <= 4'hf"),
+        "verilator-metacomment": "// verilator coverage_off\n" + HONEST,
+    }
+    for rule, text in twins.items():
+        assert rule in {v.rule for v in check_design(DESIGN, text)}, rule
+    assert not spy.left_behind()
