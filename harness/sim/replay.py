@@ -237,8 +237,10 @@ class ReplayBuilder:
         obj = job / "obj"
         ports = ports_of_header((obj / "Vtop.h").read_text())
         inputs = {n: w for d, n, w in ports if d == "in"}
-        outputs = tuple(tr.Port(n, w) for d, n, w in ports if d == "out")
-        if [d for d, _, _ in ports if d == "inout"] or list(inputs) != list(plan.inputs):
+        widths = {n: w for d, n, w in ports if d == "out"}
+        outputs = tuple(tr.Port(n, widths[n]) for n in plan.outputs if n in widths)
+        if ([d for d, _, _ in ports if d == "inout"] or set(inputs) != set(plan.inputs)
+                or set(widths) != set(plan.outputs)):
             return ReplayBuild(False, "ports", f"the model's ports {[(d, n) for d, n, _ in ports]} are not the "
                                f"DUT's inputs {list(plan.inputs)} and outputs {list(plan.outputs)}")
         (obj / MAIN_CPP).write_text(replay_main(design.top, [(n, inputs[n]) for n in plan.inputs], outputs))

@@ -87,10 +87,10 @@ class Replayer:
         return Prepared(plan, recorder.recorder_sv(plan), candidates, meta, round(seconds, 3))
 
     def score(self, result: ScoreResult, prep: Prepared, trace: bytes | tr.TraceError | None, state: str,
-              design: Design, path: str, seed: int) -> ScoreResult:
-        """The figures of run 1's trace, from the replay. ``result`` carries run 1's status (ok or
-        no_finish); ``path`` is the scored instance's place in run 1 (``tb.dut``), the hierarchy the
-        figures are reported under."""
+              design: Design, path: str, seed: int, legal: bool = True) -> ScoreResult:
+        """The figures of run 1's trace, from the replay. ``result`` carries run 1's status; ``path`` is the
+        scored instance's place in run 1 (``tb.dut``), the hierarchy the figures are reported under;
+        ``legal``: whether the contract's figures are reported (the SV track's)."""
         cap_mb = self.config.trace_mb
         if state == "over" or (isinstance(trace, tr.TraceError) and "over the cap" in str(trace)):
             return replace(result, status=CRASHED, errors=[
@@ -131,7 +131,7 @@ class Replayer:
         if problem is not None:
             return replace(result, status=INFRA_ERROR, errors=[f"harness failure: the replay's coverage: {problem}"])
         attach_coverage(result, got.coverage, design, self.config.max_uncovered)
-        if prep.meta is not None and result.coverage:
+        if legal and prep.meta is not None and result.coverage:
             run = ran.extra.get("contract") or contract_bind.ContractRun()
             snapshot = rehome(cov.parse_coverage_dat(run.snapshot or ""), design.top, path)
             try:
