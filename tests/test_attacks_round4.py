@@ -21,6 +21,7 @@ DUT's coverage under the stimulus it really got). Classes, in both tracks where 
 from __future__ import annotations
 
 import errno
+import importlib
 import importlib.util
 import os
 import re
@@ -47,6 +48,8 @@ from ecov.harness.tracks.sv.scorer import TB_FILE, Engine
 # need it score more than their honest part without it (the rules are their only wall there).
 REPLAY = importlib.util.find_spec("ecov.harness.sim.replay") is not None
 needs_replay = pytest.mark.skipif(not REPLAY, reason="needs the trusted replay (issue 30 items 1-3)")
+# The run-folder file whose content decides the score: the replay's trace, or (without it) the coverage.
+SCORED_FILE = importlib.import_module("ecov.harness.sim.recorder").TRACE_FILE if REPLAY else "coverage.dat"
 
 COUNTER = """module counter #(parameter int LIMIT = 12) (input clk, input rst, input en, output reg [3:0] q,
                                                output reg hit);
@@ -141,9 +144,29 @@ def honest_sv(cache):
     return get
 
 
-def _bypass_rules(eng: Engine, testbench: str):
-    """Build and run with the rules skipped: the layers below them."""
-    return eng._build_and_run(DESIGN, testbench, 1, eng._base(DESIGN, 1))
+_RAN: dict = {}
+
+
+def _past_rules(make, kind: str, testbench: str, tag: str = "", prepare=None, **spy) -> tuple:
+    """(the result, the job folders left) of ``testbench`` built and run with the rules (the cocotb policy)
+    skipped, the layers below them, under a wall clock (a hang fails). Once per sandbox: ``auto`` is the
+    sandbox it resolves to here, so its run is that one's. ``make(kind, **spy)`` gives (engine, Spy)."""
+    key = (make.__name__, _sandbox(kind).name, testbench, tag)
+    if key not in _RAN:
+        eng, sandbox = make(kind, **spy)
+        if prepare is not None:
+            prepare(eng)
+        res = _promptly(lambda: eng._build_and_run(DESIGN, testbench, 1, eng._base(DESIGN, 1)))
+        _RAN[key] = (res, sandbox.left_behind())
+    return _RAN[key]
+
+
+@pytest.fixture(scope="module")
+def sv(cache):
+    def sv_engine(kind: str, **spy):
+        return _engine(kind, cache, **spy)
+
+    return sv_engine
 
 
 # ------------------------------------------------------------------------------- the file reader
@@ -246,11 +269,18 @@ def test_fread_past_the_array_cannot_reach_the_counters(kind, cache, honest_sv, 
 
 # ------------------------------------------------------------------------------- files left in the run folder
 
-PLANTS = {  # each replaces a file the harness reads after the run
-    "fifo-coverage": lambda out: (os.unlink(out / "coverage.dat"), os.mkfifo(out / "coverage.dat")),
-    "device-link": lambda out: (os.unlink(out / "coverage.dat"), os.symlink("/dev/zero", out / "coverage.dat")),
-    "hard-link": lambda out: (os.unlink(out / "points.dat"), os.link(out / "coverage.dat", out / "points.dat")),
-    "fifo-end": lambda out: (os.unlink(out / "end"), os.mkfifo(out / "end")),
+def _swap(name: str, make):
+    def plant(out: Path) -> None:
+        os.unlink(out / name)
+        make(out / name)
+    return plant
+
+
+PLANTS = {  # each replaces a file the harness reads after the run: (the plant, whether its content counts)
+    "fifo-scored": (_swap(SCORED_FILE, os.mkfifo), True),
+    "device-link-scored": (_swap(SCORED_FILE, lambda p: os.symlink("/dev/zero", p)), True),
+    "hard-link-scored": (_swap(SCORED_FILE, lambda p: os.link(p.parent / "points.dat", p)), True),
+    "fifo-end": (_swap("end", os.mkfifo), True),
 }
 
 
@@ -266,14 +296,15 @@ def _promptly(fn, seconds: float = 240):
 
 @pytest.mark.parametrize("kind", ["bwrap", "rlimit"])
 @pytest.mark.parametrize("plant", sorted(PLANTS))
-def test_files_a_run_leaves_are_an_error_never_a_hang(kind, plant, cache, honest_sv):
-    if kind == "rlimit" and plant in ("hard-link", "fifo-end"):
-        pytest.skip("one sandbox is enough for these two")
-    eng, spy = _engine(kind, cache, plant=PLANTS[plant])
-    res = _promptly(lambda: _bypass_rules(eng, HONEST))
-    assert res.status != OK and res.overall <= honest_sv(kind).overall, (res.status, res.errors)
-    assert any("regular file" in e or "hard link" in e for e in res.errors), res.errors
-    assert not spy.left_behind()
+def test_files_a_run_leaves_are_an_error_never_a_hang(kind, plant, sv, honest_sv):
+    if kind == "rlimit" and plant in ("hard-link-scored", "fifo-end"):
+        pytest.skip("one sandbox is enough for these")
+    how, counts = PLANTS[plant]
+    res, left = _past_rules(sv, kind, HONEST, plant, plant=how)
+    assert res.overall <= honest_sv(kind).overall, (res.status, res.errors)
+    if counts:  # an error status that says what was found
+        assert res.status != OK and any("regular file" in e or "hard link" in e for e in res.errors), res.errors
+    assert not left
 
 
 # ------------------------------------------------------------------------------- SV: the replay's classes
@@ -304,11 +335,10 @@ def test_sv_attacks_are_refused_by_the_rules(name):
 @needs_replay
 @pytest.mark.parametrize("kind", SV_KINDS)
 @pytest.mark.parametrize("name", sorted(SV_ATTACKS))
-def test_sv_attacks_past_the_rules_score_their_honest_part(name, kind, cache, honest_sv):
-    eng, spy = _engine(kind, cache)
-    res = _bypass_rules(eng, SV_ATTACKS[name])
+def test_sv_attacks_past_the_rules_score_their_honest_part(name, kind, sv, honest_sv):
+    res, left = _past_rules(sv, kind, SV_ATTACKS[name])
     assert res.overall <= honest_sv(kind).overall, (res.status, res.errors, res.overall)
-    assert not spy.left_behind()
+    assert not left
 
 
 # ------------------------------------------------------------------------------- cocotb
@@ -413,11 +443,11 @@ COCOTB_KINDS = ["auto", "bwrap"]
 def cocotb_engines(cache):
     from ecov.harness.tracks.cocotb.scorer import CocotbEngine
 
-    def make(kind: str, **spy):
+    def cocotb_engine(kind: str, **spy):
         sandbox = Spy(_sandbox(kind), **spy)
         return CocotbEngine(EngineConfig(cache_dir=cache, run_seconds=30), sandbox=sandbox), sandbox
 
-    return make
+    return cocotb_engine
 
 
 @pytest.fixture(scope="module")
@@ -456,50 +486,57 @@ def test_cocotb_policy_refuses_code_in_strings():
 
 @pytest.mark.parametrize("kind", COCOTB_KINDS)
 def test_cocotb_fifo_in_the_run_folder_is_an_error_never_a_hang(kind, cocotb_engines, honest_cocotb):
-    eng, spy = cocotb_engines(kind, leak=True)
-    res = _promptly(lambda: eng._build_and_run(DESIGN, COCOTB.replace("ATTACK", COCOTB_ATTACKS["fifo-hang"]), 1,
-                                               eng._base(DESIGN, 1)))
+    res, left = _past_rules(cocotb_engines, kind, COCOTB.replace("ATTACK", COCOTB_ATTACKS["fifo-hang"]), leak=True)
     assert res.overall <= honest_cocotb(kind).overall, (res.status, res.errors)
     if res.status != OK:
         assert any("FIFO" in e for e in res.errors), (res.errors, res.log_tail[-1500:])
-    assert not spy.left_behind()
+    assert not left
+
+
+SWAP = {  # the scored file replaced while the run goes on (the recorder, if any, keeps writing the old one)
+    "device-link": 'os.symlink("/dev/zero", path)',
+    "fifo": "os.mkfifo(path)",
+}
 
 
 @pytest.mark.parametrize("kind", COCOTB_KINDS)
-def test_cocotb_device_link_in_the_run_folder_is_an_error(kind, cocotb_engines, honest_cocotb, tmp_path):
-    """With the guard gone too (a testbench that got past it): coverage.dat a link to /dev/zero."""
-    eng, spy = cocotb_engines(kind)
-    eng.guard_file = tmp_path / "no_guard.py"
-    eng.guard_file.write_text("def install():\n    pass\n")
-    attack = LIST_OUT + (
-        '    os.symlink("/dev/zero", os.path.join(out, "coverage.dat"))\n')
-    res = _promptly(lambda: eng._build_and_run(DESIGN, COCOTB.replace("ATTACK", attack), 1, eng._base(DESIGN, 1)))
+@pytest.mark.parametrize("what", sorted(SWAP))
+def test_cocotb_scored_file_swapped_is_an_error(kind, what, cocotb_engines, honest_cocotb, tmp_path):
+    """With the guard gone too (a testbench that got past it): the scored file a link to /dev/zero or a FIFO
+    with no writer left."""
+    (tmp_path / "no_guard.py").write_text("def install():\n    pass\n")
+
+    def no_guard(eng):
+        eng.guard_file = tmp_path / "no_guard.py"
+
+    attack = LIST_OUT + f"""    path = os.path.join(out, "{SCORED_FILE}")
+    if os.path.lexists(path):
+        os.unlink(path)
+    {SWAP[what]}
+"""
+    res, left = _past_rules(cocotb_engines, kind, COCOTB.replace("ATTACK", attack), "no-guard", no_guard)
     assert res.overall <= honest_cocotb(kind).overall, (res.status, res.errors)
-    if res.status != OK:
-        assert any("symbolic link" in e for e in res.errors), (res.errors, res.log_tail[-1500:])
-    assert not spy.left_behind()
+    assert res.status != OK and any("regular file" in e for e in res.errors), (res.errors, res.log_tail[-1500:])
+    assert not left
 
 
 @pytest.mark.parametrize("kind", COCOTB_KINDS)
 def test_cocotb_internals_and_outputs_cannot_be_written(kind, cocotb_engines, honest_cocotb):
-    eng, spy = cocotb_engines(kind)
-    res = eng._build_and_run(DESIGN, COCOTB.replace("ATTACK", COCOTB_ATTACKS["internals-and-outputs"]), 1,
-                             eng._base(DESIGN, 1))
+    res, left = _past_rules(cocotb_engines, kind, COCOTB.replace("ATTACK", COCOTB_ATTACKS["internals-and-outputs"]))
     seen = re.search(r"ECOV-R4 (.*)", res.log_tail)
     assert seen and "'wrote'" not in seen.group(1), res.log_tail[-1500:]
     assert res.overall <= honest_cocotb(kind).overall and res.coverage == honest_cocotb(kind).coverage
-    assert not spy.left_behind()
+    assert not left
 
 
 @needs_replay
 @pytest.mark.parametrize("kind", COCOTB_KINDS)
 def test_cocotb_forged_coverage_past_the_guard_scores_its_honest_part(kind, cocotb_engines, honest_cocotb):
-    eng, spy = cocotb_engines(kind, leak=True)
     attack = COCOTB.replace("ATTACK", COCOTB_ATTACKS["forge-past-guard"])
-    assert eng.score(DESIGN, attack).status == REJECTED  # the policy's feedback: os, open
-    res = eng._build_and_run(DESIGN, attack, 1, eng._base(DESIGN, 1))
+    assert cocotb_engines(kind)[0].score(DESIGN, attack).status == REJECTED  # the policy's feedback: os, open
+    res, left = _past_rules(cocotb_engines, kind, attack, leak=True)
     assert res.overall <= honest_cocotb(kind).overall, (res.status, res.errors, res.overall)
-    assert not spy.left_behind()
+    assert not left
 
 
 # ------------------------------------------------------------------------------- false rejections

@@ -30,7 +30,7 @@ from ecov.harness.sim.coverage import CoveragePoint, in_subtree, parse_coverage_
 POINTS_FILE, COVERAGE_FILE, END_FILE = "points.dat", "coverage.dat", "end"
 END_MAX_BYTES = 4096
 COVERAGE_MAX_BYTES = 256 << 20  # the sandbox's file-size limit (Limits.file_mb) by default
-_END_RE = re.compile(r"^ecov-end (\S+) finish=([01])\s*$")
+_END_RE = re.compile(r"^ecov-end (\S+) finish=([01])(?: trace=([a-z-]+))?\s*$")
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,7 @@ class RunOutput:
     points: list[CoveragePoint]  # the zero-time point list of the model
     coverage: list[CoveragePoint]  # the final coverage
     error: IntegrityError | None = None
+    trace: str = ""  # what the recorder's writer saw (ecov.harness.sim.recorder.STATES); "" without a recorder
 
 
 def new_run_dir(parent: Path) -> tuple[Path, str]:
@@ -85,15 +86,18 @@ def read_run(out: Path, nonce: str) -> RunOutput:
             "exit-path", "the simulation did not end through the harness's exit path (no end marker with this "
             "run's nonce): it was stopped, crashed or left some other way; its coverage is not counted"))
     finished = m.group(2) == "1"
+    state = m.group(3) or ""
     try:
         points = read_text(out / POINTS_FILE, COVERAGE_MAX_BYTES)
         coverage = read_text(out / COVERAGE_FILE, COVERAGE_MAX_BYTES)
     except UnsafeFile as e:
-        return RunOutput(True, finished, [], [], IntegrityError("coverage-integrity", f"coverage unusable: {e.strerror}"))
+        return RunOutput(True, finished, [], [], IntegrityError("coverage-integrity", f"coverage unusable: {e.strerror}"),
+                         state)
     if points is None or coverage is None:
         missing = POINTS_FILE if points is None else COVERAGE_FILE
-        return RunOutput(True, finished, [], [], IntegrityError("coverage-integrity", f"coverage unreadable: no {missing}"))
-    return RunOutput(True, finished, parse_coverage_dat(points), parse_coverage_dat(coverage))
+        return RunOutput(True, finished, [], [], IntegrityError("coverage-integrity", f"coverage unreadable: no {missing}"),
+                         state)
+    return RunOutput(True, finished, parse_coverage_dat(points), parse_coverage_dat(coverage), trace=state)
 
 
 def check_point_set(points: list[CoveragePoint], coverage: list[CoveragePoint]) -> IntegrityError | None:
