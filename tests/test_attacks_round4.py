@@ -257,6 +257,17 @@ def fread_attack():
     return tb(FREAD.replace("SIZE", str(size)).replace("OFFSET", str(offset)))
 
 
+def test_fread_bound_holds_where_the_counters_live(cache, fread_attack):
+    """The direct path (the testbench and the counters in one process: what scored before the replay, kept
+    for the fidelity script) is where the offset lands on ``__Vcoverage``: the bounded runtime writes
+    nothing (69.44 -> 100.00 with Verilator's own VL_FREAD_I)."""
+    eng = Engine(EngineConfig(cache_dir=cache, run_seconds=30, sandbox="rlimit"), direct=True)
+    honest = eng.score(DESIGN, HONEST)
+    res = eng.score(DESIGN, fread_attack)
+    assert res.status == OK and "ECOV-R4 fread 0" in res.log_tail, (res.errors, res.log_tail[-800:])
+    assert honest.status == OK and res.coverage == honest.coverage
+
+
 @pytest.mark.parametrize("kind", SV_KINDS)
 def test_fread_past_the_array_cannot_reach_the_counters(kind, cache, honest_sv, fread_attack):
     assert check_design(DESIGN, fread_attack) == []  # allowed tasks only
@@ -463,6 +474,15 @@ def honest_cocotb(cocotb_engines):
         return got[kind]
 
     return get
+
+
+def test_cocotb_simulator_is_stripped(cocotb_engines, honest_cocotb):
+    """No symbol table names the harness main's statics (``ecov_out``, ``ecov_nonce``) or the model's
+    members to code that reads the process's memory."""
+    honest_cocotb("bwrap")
+    eng, _ = cocotb_engines("bwrap")
+    data = eng.build(DESIGN).binary.read_bytes()
+    assert b".symtab\x00" not in data and b"ecov_nonce" not in data and b"ecov_out" not in data
 
 
 def test_cocotb_refuses_rlimit():
