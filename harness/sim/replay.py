@@ -187,7 +187,7 @@ class ReplayBuilder:
                     return res
                 shutil.rmtree(folder, ignore_errors=True)
                 folder.mkdir()
-                os.replace(work / "sim", folder / "sim")
+                shutil.move(str(work / "sim"), str(folder / "sim"))  # the jobs folder may be another file system
                 os.chmod(folder, 0o755)
                 assert res.header is not None
                 (folder / "header.bin").write_bytes(tr.encode_header(res.header))

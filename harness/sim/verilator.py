@@ -47,6 +47,8 @@ DEFINES = (
 )
 CXX_STD = ("-std=c++20", "-fcoroutines")
 RUNTIME_SOURCES = ("verilated", "verilated_cov", "verilated_timing", "verilated_random", "verilated_threads")
+# Added after the first runtime folders were made (built into them when missing): the recorder's DPI.
+LATER_RUNTIME_SOURCES = ("verilated_dpi",)
 PCH_HEADER = "ecov_pch.h"
 PCH_INCLUDES = ("verilated.h", "verilated_cov.h", "verilated_timing.h", "verilated_random.h")
 # Without verilated_random.h: a third smaller, ~0.1 s less CPU to load, for models without randomize().
@@ -143,7 +145,8 @@ class Runtime:
         self.folder.mkdir(parents=True, exist_ok=True)
         done = self.folder / ".complete"
         lite = self.folder / f"{PCH_LITE}.gch"
-        if done.exists() and lite.exists():
+        later = [n for n in LATER_RUNTIME_SOURCES if not (self.folder / f"{n}.o").exists()]
+        if done.exists() and lite.exists() and not later:
             return self.folder
         with open(self.folder / ".lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
@@ -156,6 +159,12 @@ class Runtime:
                 done.write_text(verilator_version())
             if not lite.exists():  # added later than .complete: runtime folders built before lack it
                 self._pch(PCH_LITE, tuple(h for h in PCH_INCLUDES if h != "verilated_random.h"))
+            for name in LATER_RUNTIME_SOURCES:  # likewise
+                obj = self.folder / f"{name}.o"
+                if not obj.exists():
+                    tmp = self.folder / f"{name}.tmp.o"
+                    self._cc(["-Os", "-c", str(self.root / "include" / f"{name}.cpp"), "-o", str(tmp)])
+                    os.replace(tmp, obj)
         return self.folder
 
     def _pch(self, name: str, includes: tuple[str, ...]) -> None:

@@ -99,8 +99,8 @@ class Replayer:
         if state == "write-error":
             return replace(result, status=INFRA_ERROR, errors=["harness failure: the recording could not be written"])
         if trace is None or state == "none":
-            result.errors.append(f"the testbench does not instantiate the DUT module '{design.top}' as "
-                                 f"'{design.instance}' in its top module; coverage counts only that instance")
+            result.errors.append(f"the testbench does not instantiate the DUT as '{design.instance}' (the module "
+                                 f"'{design.top}', directly in its top module); coverage counts only that instance")
             result.coverage = {}
             return result
         if isinstance(trace, tr.TraceError) or state != "ok":
