@@ -588,3 +588,18 @@ def test_false_rejections_score_as_honest_testbenches(cache, honest_sv):
     for rule, text in twins.items():
         assert rule in {v.rule for v in check_design(DESIGN, text)}, rule
     assert not spy.left_behind()
+
+
+@pytest.mark.parametrize("comment, acts", [
+    ("/*verilator coverage_off*/", True), ("/*verilator public_flat_rw*/", True), ("/*verilator tag foo*/", True),
+    ("/*verilator some_future_word*/", True), ("/**/", False), ("/*verilator*/", False),
+    ("/*verilator lint_off WIDTH*/", False), ("/*verilator lint_restore*/", False),
+    ("/*verilator 5.048 testbench for counter*/", False), ("/*verilator testbench*/", False),
+    ("/*verilator public stuff*/", False), ("/*verilator: coverage_off*/", False),
+])
+def test_metacomments_are_read_as_verilator_reads_them(comment, acts):
+    """Verilator 5.048 acts on ``/*verilator WORD*/`` with one of its words and on ``/*verilator tag...*/``;
+    anything else it keeps is an unknown metacomment it ignores (BADVLTPRAGMA, off in the build)."""
+    from ecov.harness.sim.rules import acting_metacomment
+
+    assert acting_metacomment(comment) is acts

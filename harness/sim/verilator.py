@@ -163,7 +163,7 @@ class Runtime:
                 obj = self.folder / f"{name}.o"
                 if not obj.exists():
                     tmp = self.folder / f"{name}.tmp.o"
-                    self._cc(["-Os", "-c", str(self.root / "include" / f"{name}.cpp"), "-o", str(tmp)])
+                    self._cc(["-Os", "-c", str(runtime_source(self.root, name, self.folder)), "-o", str(tmp)])
                     os.replace(tmp, obj)
         return self.folder
 
