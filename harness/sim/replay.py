@@ -44,6 +44,7 @@ from ecov.harness.sim.verilator import (
     CONTRACT_CPP,
     COVERAGE_FLAGS,
     MAIN_INPUT_CPP,
+    MAIN_PROLOGUE_CPP,
     TB_CONFIG,
     VerilatorBackend,
     _why,
@@ -418,17 +419,7 @@ static void ecov_out_flush(Vtop* t, unsigned long long now) {
 }
 
 int main(int argc, char** argv, char**) {
-    std::string ecov_out, ecov_nonce;
-    ecov_read_input(ecov_out, ecov_nonce);
-    Verilated::debug(0);
-    const std::unique_ptr<VerilatedContext> contextp{new VerilatedContext};
-    contextp->threads(1);
-    contextp->commandArgs(argc, argv);
-    contextp->coveragep()->forcePerInstance(true);
-    const std::unique_ptr<Vtop> topp{new Vtop{contextp.get(), ""}};
-    ecov_ctx = contextp.get();
-    ecov_dir = ecov_out;
-    if (argc >= 2 && std::strcmp(argv[1], "info") == 0) {  // the model's own header, as a trace with no steps
+@@PROLOGUE@@    if (argc >= 2 && std::strcmp(argv[1], "info") == 0) {  // the model's own header, as a trace with no steps
         ecov_rec_open(contextp.get(), ecov_out, ECOV_SCOPE, 1ULL << 24);
         std::printf("%s\n", ecov_rec_close(false));
         return ecov_rec_state == 1 ? 0 : 2;
@@ -545,7 +536,7 @@ def replay_main(top: str, inputs: list[tuple[str, int]], outputs: tuple[tr.Port,
         apply.append(f"    ecov_set(t->{name}, w + {off}, {width}u);\n")
         off += (width + 31) // 32
     subs = {
-        "INPUT": MAIN_INPUT_CPP, "CONTRACT": CONTRACT_CPP, "RECORDER": recorder.RECORDER_CPP,
+        "INPUT": MAIN_INPUT_CPP, "CONTRACT": CONTRACT_CPP, "PROLOGUE": MAIN_PROLOGUE_CPP, "RECORDER": recorder.RECORDER_CPP,
         "SCOPE": recorder.scope_name(top),
         "IN_WIDTHS": ", ".join(f"{w}u" for _, w in inputs) or "0u", "N_IN": str(len(inputs)),
         "OUT_NAMES": ", ".join(f'"{p.name}"' for p in outputs) or "nullptr",
