@@ -69,8 +69,9 @@ def test_recorder_plan_mirrors_only_edges_of_input_ports():
     assert edges == ("negedge rst_n", "posedge clk")
     plan = recorder.plan(task.design, edges)
     assert plan.inputs[:2] == ("clk", "rst_n") and plan.params == (("WIDTH", "integral"),)
-    text = recorder.recorder_sv(plan)
+    text = recorder.recorder_sv(plan, recorder.record_capacity(9))
     assert "always @(posedge clk)" in text and "always @( en)" not in text and "bind updown_counter" in text
+    assert "input bit [287:0] v" in text and "always" not in recorder.recorder_sv(plan)  # the replay model's: header only
     with pytest.raises(recorder.ReplayUnsupported):
         recorder.plan(task.design, ("posedge nowhere",))
 

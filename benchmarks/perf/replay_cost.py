@@ -4,7 +4,8 @@ testbench's own run) and after (run 1 with the recorder, then the DUT-only repla
 On each embedded task, interleaved: the direct path on its reference testbench, then the replay path
 twice, each on a testbench never built before (the reference with a distinct ``$display``, so the
 object cache cannot serve it): the first replay score pays the task's DUT-only build (cold: a fresh
-replay-build folder), the second reuses it (warm: every later testbench of the task). Score cache off.
+replay-build folder, compiled without the object cache), the second reuses it (warm: every later
+testbench of the task). Score cache off.
 
 Usage: python benchmarks/perf/replay_cost.py [--tasks N] [--json OUT]
 """
@@ -29,7 +30,9 @@ def variant(tb: str) -> str:
 
 def main() -> None:
     from ecov.harness.benchmark.builders.embedded import load_suite
+    from ecov.harness.core.paths import default_cache_dir
     from ecov.harness.scoring.config import EngineConfig
+    from ecov.harness.sim.verilator import BuildOptions, VerilatorBackend
     from ecov.harness.tracks.sv.scorer import Engine
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -38,7 +41,11 @@ def main() -> None:
     a = ap.parse_args()
     cfg = EngineConfig(use_cache=False)
     direct, replay = Engine(cfg, direct=True), Engine(cfg)
+    # Cold: a fresh replay-build folder, and no object cache for the DUT-only builds (a machine that never
+    # scored the task); run 1's builds use the object cache as the direct path's do.
     replay.replayer.builder.build_cache = Path(tempfile.mkdtemp(prefix="ecov-replay-cost-"))
+    replay.replayer.builder.backend = VerilatorBackend(replay.sandbox, default_cache_dir(),
+                                                       BuildOptions(object_cache=False))
     rows = []
     for task in load_suite()[:a.tasks]:
         tb = task.reference_tbs[0].content

@@ -459,6 +459,20 @@ static void ecov_contract_write() {
 }
 """
 
+# The start of ``main`` in every harness main over one model (this one, the replay's): the private channel
+# first, then the context and the model, per-instance coverage.
+MAIN_PROLOGUE_CPP = """    std::string ecov_out, ecov_nonce;
+    ecov_read_input(ecov_out, ecov_nonce);
+    Verilated::debug(0);
+    const std::unique_ptr<VerilatedContext> contextp{new VerilatedContext};
+    contextp->threads(1);
+    contextp->commandArgs(argc, argv);
+    contextp->coveragep()->forcePerInstance(true);
+    const std::unique_ptr<Vtop> topp{new Vtop{contextp.get(), ""}};
+    ecov_ctx = contextp.get();
+    ecov_dir = ecov_out;
+"""
+
 _MAIN_TEMPLATE = r"""// ECov harness main: replaces Verilator's --main (harness/sim/verilator.py ECOV_MAIN)
 #include "verilated.h"
 #include "verilated_cov.h"
@@ -472,17 +486,7 @@ ECOV_MAIN_INPUT
 
 ECOV_CONTRACT@@RECORDER@@
 int main(int argc, char** argv, char**) {
-    std::string ecov_out, ecov_nonce;
-    ecov_read_input(ecov_out, ecov_nonce);
-    Verilated::debug(0);
-    const std::unique_ptr<VerilatedContext> contextp{new VerilatedContext};
-    contextp->threads(1);
-    contextp->commandArgs(argc, argv);
-    contextp->coveragep()->forcePerInstance(true);
-    const std::unique_ptr<Vtop> topp{new Vtop{contextp.get(), ""}};
-    ecov_ctx = contextp.get();
-    ecov_dir = ecov_out;
-    if (!ecov_out.empty()) contextp->coveragep()->write(ecov_out + "/points.dat");@@OPEN@@
+ECOV_PROLOGUE    if (!ecov_out.empty()) contextp->coveragep()->write(ecov_out + "/points.dat");@@OPEN@@
     while (VL_LIKELY(!contextp->gotFinish())) {
         topp->eval();@@AFTER_EVAL@@
         if (!topp->eventsPending()) break;
@@ -503,7 +507,8 @@ int main(int argc, char** argv, char**) {
     contextp->statsPrintSummary();
     return 0;
 }
-""".replace("ECOV_MAIN_INPUT", "#include <algorithm>\n" + MAIN_INPUT_CPP).replace("ECOV_CONTRACT", CONTRACT_CPP.lstrip("\n"))
+""".replace("ECOV_MAIN_INPUT", "#include <algorithm>\n" + MAIN_INPUT_CPP).replace("ECOV_CONTRACT", CONTRACT_CPP.lstrip("\n")).replace(
+    "ECOV_PROLOGUE", MAIN_PROLOGUE_CPP)
 
 
 def _main(hooks: dict[str, str]) -> str:
