@@ -35,7 +35,7 @@ _END_RE = re.compile(r"^ecov-end (\S+) finish=([01])(?: trace=([a-z-]+))?\s*$")
 
 @dataclass(frozen=True)
 class IntegrityError:
-    rule: str  # exit-path | coverage-integrity | dut-identity
+    rule: str  # exit-path | run-folder | coverage-integrity | dut-identity
     message: str
 
     def __str__(self) -> str:
@@ -91,8 +91,8 @@ def read_run(out: Path, nonce: str) -> RunOutput:
         points = read_text(out / POINTS_FILE, COVERAGE_MAX_BYTES)
         coverage = read_text(out / COVERAGE_FILE, COVERAGE_MAX_BYTES)
     except UnsafeFile as e:
-        return RunOutput(True, finished, [], [], IntegrityError("coverage-integrity", f"coverage unusable: {e.strerror}"),
-                         state)
+        return RunOutput(True, finished, [], [], IntegrityError(
+            "run-folder", f"a file in the run's folder is unusable: {e.strerror}"), state)
     if points is None or coverage is None:
         missing = POINTS_FILE if points is None else COVERAGE_FILE
         return RunOutput(True, finished, [], [], IntegrityError("coverage-integrity", f"coverage unreadable: no {missing}"),

@@ -39,7 +39,7 @@ from ecov.harness.sandbox.factory import make_sandbox
 from ecov.harness.scoring.cached import CachedScorer, key_of
 from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.sim.jobs import job_folder, run_with_out_dir
-from ecov.harness.sim.verdict import stopped_by_sandbox
+from ecov.harness.sim.verdict import run_folder_problem, stopped_by_sandbox
 from ecov.harness.sim.verilator import main_input
 from ecov.harness.tracks.cocotb import TB_FILE, TB_MODULE
 from ecov.harness.tracks.cocotb.build import CocotbBuilder, CocotbUnavailable, cocotb_paths
@@ -197,6 +197,8 @@ class CocotbEngine(CachedScorer):
             result.status = REJECTED
         if not got.ended:  # stopped, crashed or left some other way: its recording is not replayed
             return result
+        if run_folder_problem(got) is not None:  # a FIFO, link or oversized file where the harness reads
+            return replace(result, status=REJECTED, errors=[str(run_folder_problem(got))] + result.errors)
         # A test that raised still ran through the harness's exit path: its stimulus counts (as $error would).
         # The figures come from the replay; the contract's legal figures are the SV track's only.
         return self.replayer.score(result, prep, holder.get("trace"), got.trace, design,

@@ -37,7 +37,7 @@ from ecov.harness.sim import integrity, recorder
 from ecov.harness.sim.jobfiles import write_design
 from ecov.harness.sim.jobs import job_folder, run_with_out_dir
 from ecov.harness.sim.rules import RULES_VERSION, Violation, check_design
-from ecov.harness.sim.verdict import attach_coverage, coverage_problem, stopped_by_sandbox
+from ecov.harness.sim.verdict import attach_coverage, coverage_problem, run_folder_problem, stopped_by_sandbox
 from ecov.harness.sim.verilator import GENERATED_CODE, VerilatorBackend, record_main
 from ecov.harness.tracks.replayed import Refused, Replayer, legal_of, trace_of
 
@@ -148,6 +148,8 @@ class Engine(CachedScorer):
             result = self._run_status(base, ran, got, warnings)
         if not result.ran:
             return result
+        if run_folder_problem(got) is not None:  # a FIFO, link or oversized file where the harness reads
+            return replace(result, status=REJECTED, errors=[str(run_folder_problem(got))])
         return self.replayer.score(result, prep, holder.get("trace"), got.trace, design, f"{top}.{design.instance}",
                                    seed)
 
