@@ -205,7 +205,7 @@ class Engine(CachedScorer):
             base.phases["run"] = round(ran.seconds, 3)
             result = self._judge_run(base, ran, got, design, warnings)
             if meta is not None and contract_run.error and result.ran:
-                return replace(result, status=REJECTED, errors=[f"integrity 'coverage-integrity': {contract_run.error}"])
+                return replace(result, status=REJECTED, errors=[f"integrity 'run-folder': {contract_run.error}"])
             if meta is not None and result.ran and result.coverage:
                 snapshot = cov.parse_coverage_dat(contract_run.snapshot or "")
                 try:
