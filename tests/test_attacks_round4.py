@@ -8,21 +8,20 @@ DUT's coverage under the stimulus it really got). Classes, in both tracks where 
   counters ``__Vcoverage`` (offset computed as an attacker would, from the same public Verilator and
   flags): the runtime's VL_FREAD_I is bounds-checked (harness/sim/runtime_patches.py); passes the rules.
 - Files a run leaves where the harness reads (FIFO with a reader held open, a link to a device, a hard
-  link, a FIFO end marker): an error status, promptly, no job folder left (core/safe_read.py). SV cannot
-  make them without memory corruption, so a sandbox planting them stands in; cocotb makes them itself.
-- cocotb forging coverage.dat and the end marker past the guard (a path whose ``__str__`` is /dev/null,
-  a listing whose ``__fspath__`` changes between calls), given the output folder and nonce (what the
-  issue's ``marshal`` memory read found; a leaking sandbox stands in for that read).
+  link, a FIFO end marker, the trace swapped): an error status, promptly, no job folder left
+  (core/safe_read.py). SV cannot make them without memory corruption, so a sandbox planting them stands
+  in; cocotb makes them itself (``os.mkfifo`` has no audit event).
+- cocotb forging coverage.dat and the end marker past the guard (a path whose ``__str__`` is /dev/null
+  and whose ``__fspath__`` is the real one), given the output folder and nonce (what the issue's
+  ``marshal`` memory read found; a leaking sandbox stands in for that read).
 - Parameter decoy, force on internals, hierarchical writes, C++ injection (``$c``), back-drive of DUT
-  outputs: the rules refuse them (feedback); with the rules bypassed, the score is still the honest part
-  (needs the trusted replay: ``REPLAY`` below).
+  outputs: the rules refuse them (feedback); with the rules bypassed, the trusted replay still scores the
+  honest part (the figures come from a DUT-only run where no testbench code executes).
 """
 
 from __future__ import annotations
 
 import errno
-import importlib
-import importlib.util
 import os
 import re
 import stat
@@ -40,16 +39,12 @@ from ecov.harness.sandbox.bwrap import bwrap_available
 from ecov.harness.sandbox.factory import make_sandbox
 from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.sim.jobfiles import write_design
+from ecov.harness.sim.recorder import TRACE_FILE
 from ecov.harness.sim.rules import check_design
 from ecov.harness.sim.verilator import TB_CONFIG, VerilatorBackend, cxx
 from ecov.harness.tracks.sv.scorer import TB_FILE, Engine
 
-# The trusted replay (issue 30 items 1-3) computes figures where no testbench code runs: the classes that
-# need it score more than their honest part without it (the rules are their only wall there).
-REPLAY = importlib.util.find_spec("ecov.harness.sim.replay") is not None
-needs_replay = pytest.mark.skipif(not REPLAY, reason="needs the trusted replay (issue 30 items 1-3)")
-# The run-folder file whose content decides the score: the replay's trace, or (without it) the coverage.
-SCORED_FILE = importlib.import_module("ecov.harness.sim.recorder").TRACE_FILE if REPLAY else "coverage.dat"
+SCORED_FILE = TRACE_FILE  # the run-folder file whose content decides the score: run 1's trace
 
 COUNTER = """module counter #(parameter int LIMIT = 12) (input clk, input rst, input en, output reg [3:0] q,
                                                output reg hit);
@@ -345,7 +340,6 @@ def test_sv_attacks_are_refused_by_the_rules(name):
     assert RULES[name] in {v.rule for v in check_design(DESIGN, SV_ATTACKS[name])}
 
 
-@needs_replay
 @pytest.mark.parametrize("kind", SV_KINDS)
 @pytest.mark.parametrize("name", sorted(SV_ATTACKS))
 def test_sv_attacks_past_the_rules_score_their_honest_part(name, kind, sv, honest_sv):
@@ -550,7 +544,6 @@ def test_cocotb_internals_and_outputs_cannot_be_written(kind, cocotb_engines, ho
     assert not left
 
 
-@needs_replay
 @pytest.mark.parametrize("kind", COCOTB_KINDS)
 def test_cocotb_forged_coverage_past_the_guard_scores_its_honest_part(kind, cocotb_engines, honest_cocotb):
     attack = COCOTB.replace("ATTACK", COCOTB_ATTACKS["forge-past-guard"])
