@@ -11,8 +11,8 @@ DUT's coverage under the stimulus it really got). Classes, in both tracks where 
   link, a FIFO end marker, the trace swapped): an error status, promptly, no job folder left
   (core/safe_read.py). SV cannot make them without memory corruption, so a sandbox planting them stands
   in; cocotb makes them itself (``os.mkfifo`` has no audit event).
-- cocotb forging coverage.dat and the end marker past the guard (a path whose ``__str__`` is /dev/null
-  and whose ``__fspath__`` is the real one), given the output folder and nonce (what the issue's
+- cocotb forging coverage.dat and the end marker past the guard (a ``str`` subclass whose ``__str__``
+  says /dev/null), given the output folder and nonce (what the issue's
   ``marshal`` memory read found; a leaking sandbox stands in for that read).
 - Parameter decoy, force on internals, hierarchical writes, C++ injection (``$c``), back-drive of DUT
   outputs: the rules refuse them (feedback); with the rules bypassed, the trusted replay still scores the
@@ -327,7 +327,8 @@ SV_ATTACKS = {
     "parameter-decoy": DECOY + tb("", head=HEAD.replace("counter uut", "counter #(.LIMIT(1)) uut")),
     "force-internal": tb("  initial begin #22 force uut.hidden = 4'hf; #10 release uut.hidden; end"),
     "hierarchical-write": tb("  initial begin #22 uut.hidden = 4'ha; #10 tb.uut.hidden = 4'h5; end"),
-    "cpp-injection": tb('  initial begin #22 $c("vlSymsp->TOP.tb__DOT__uut__DOT__hidden = 15;"); end'),
+    # C++ that writes the DUT's q register, named by Verilator itself (an expression argument of $c)
+    "cpp-injection": tb('  initial begin #31 $c(q, " = 11;"); end'),
     "output-back-drive": tb("  initial begin #31 q = 4'd11; end"),
 }
 RULES = {"parameter-decoy": "parameter-override", "force-internal": "force-release",
@@ -398,28 +399,29 @@ COCOTB_ATTACKS = {
     threading.Thread(target=hold, daemon=True).start()
 """,
     # Given the channel (the issue read it from ./sim's memory), write coverage and the end marker past the
-    # guard (a path whose str() is /dev/null) and leave before the main writes anything.
+    # guard (os.open hands the audit hook the path as given: a str whose __str__ says /dev/null) and leave
+    # before the main writes anything.
     "forge-past-guard": """
     import os
     import re
 
     out, nonce = open("leak.txt").read().split("\\n")[:2]
 
-    class P:
-        def __init__(self, path):
-            self.path = path
-
-        def __fspath__(self):
-            return self.path
-
+    class P(str):
         def __str__(self):
             return "/dev/null"
 
-    points = open(os.path.join(out, "points.dat")).read()
-    with open(P(os.path.join(out, "coverage.dat")), "w") as f:
-        f.write(re.sub(r"' 0$", "' 7", points, flags=re.M))
-    with open(P(os.path.join(out, "end")), "w") as f:
-        f.write(f"ecov-end {nonce} finish=1\\n")
+    def write(name, text):
+        fd = os.open(P(os.path.join(out, name)), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        os.write(fd, text.encode())
+        os.close(fd)
+
+    points = os.path.join(out, "points.dat")
+    if os.path.exists(points):  # a run that counts coverage itself: every point hit
+        write("coverage.dat", re.sub(r"' 0$", "' 7", open(points).read(), flags=re.M))
+        write("end", f"ecov-end {nonce} finish=1\\n")
+    else:  # a run whose figures come from its trace: say the recording is complete
+        write("end", f"ecov-end {nonce} finish=1 trace=ok\\n")
     os._exit(0)
 """,
     # Internals do not exist for VPI: deposit, Force and a write below the ports all fail; outputs are read-only.
@@ -545,10 +547,21 @@ def test_cocotb_internals_and_outputs_cannot_be_written(kind, cocotb_engines, ho
 
 
 @pytest.mark.parametrize("kind", COCOTB_KINDS)
-def test_cocotb_forged_coverage_past_the_guard_scores_its_honest_part(kind, cocotb_engines, honest_cocotb):
+def test_cocotb_forged_coverage_past_the_guard_scores_its_honest_part(kind, cocotb_engines, honest_cocotb, tmp_path):
+    """The policy refuses the forger (feedback), the guard refuses its str-subclass write (feedback: the
+    round-3 guard let it through, 69.44 -> 100.00 on main), and with both gone the replay scores what the
+    DUT was driven with: the forged files are never read, and the trace cut short by os._exit is refused."""
     attack = COCOTB.replace("ATTACK", COCOTB_ATTACKS["forge-past-guard"])
-    assert cocotb_engines(kind)[0].score(DESIGN, attack).status == REJECTED  # the policy's feedback: os, open
-    res, left = _past_rules(cocotb_engines, kind, attack, leak=True)
+    assert cocotb_engines(kind)[0].score(DESIGN, attack).status == REJECTED  # the policy: os, open
+    guarded, left = _past_rules(cocotb_engines, kind, attack, leak=True)
+    assert guarded.status == REJECTED and any("may not write files" in e for e in guarded.errors), guarded.errors
+    assert guarded.overall <= honest_cocotb(kind).overall and not left
+    (tmp_path / "no_guard.py").write_text("def install():\n    pass\n")
+
+    def no_guard(eng):
+        eng.guard_file = tmp_path / "no_guard.py"
+
+    res, left = _past_rules(cocotb_engines, kind, attack, "no-guard", no_guard, leak=True)
     assert res.overall <= honest_cocotb(kind).overall, (res.status, res.errors, res.overall)
     assert not left
 

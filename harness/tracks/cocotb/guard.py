@@ -43,25 +43,34 @@ class Refused(PermissionError):
 def _make_hook(listable: tuple[str, ...], deny_exact: frozenset, deny_prefix: tuple[str, ...], write_flags: int):
     """The audit hook, its state frozen in the closure: rebinding this module's names changes nothing."""
     allowed_writes = frozenset({"/dev/null"})
-    abspath, fsdecode = os.path.abspath, os.fsdecode
+    abspath, fsdecode, plain = os.path.abspath, os.fsdecode, str.__str__
+
+    def name_of(path):
+        """The path as a plain str: a str subclass cannot choose what the checks see (its own __str__ saying
+        /dev/null while the file opened is another); None for a descriptor."""
+        try:
+            return plain(fsdecode(path))
+        except TypeError:
+            return None
 
     def listable_path(path) -> bool:
         if path is None:
             path = "."
         if isinstance(path, int):  # an open folder descriptor: nothing a testbench needs
             return False
-        full = abspath(fsdecode(path))
+        full = abspath(name_of(path) or "/")
         return any(full == root or full.startswith(root.rstrip("/") + "/") for root in listable)
 
     def hook(event, args):
         if event == "open":
             path, mode, flags = (list(args) + [None, None, None])[:3]
-            if isinstance(path, (str, bytes)) and abspath(fsdecode(path)).startswith("/proc/"):
-                raise Refused(f"ECov: testbenches may not read /proc ({path!r})")
+            name = name_of(path)
+            if name is not None and abspath(name).startswith("/proc/"):
+                raise Refused(f"ECov: testbenches may not read /proc ({name!r})")
             writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
                 isinstance(flags, int) and flags & write_flags)
-            if writing and str(path) not in allowed_writes:
-                raise Refused(f"ECov: testbenches may not write files ({path!r})")
+            if writing and name not in allowed_writes:
+                raise Refused(f"ECov: testbenches may not write files ({name if name is not None else path!r})")
             return
         if event in ("os.listdir", "os.scandir") and not listable_path(args[0] if args else None):
             raise Refused(f"ECov: testbenches may list only their own folder ({args[0] if args else '.'!r})")
