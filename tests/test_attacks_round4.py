@@ -315,6 +315,18 @@ def test_files_a_run_leaves_are_an_error_never_a_hang(kind, plant, sv, honest_sv
     assert not left
 
 
+def _interrupt(out: Path) -> None:
+    raise KeyboardInterrupt
+
+
+def test_job_folders_go_on_an_interrupt(sv):
+    """Ctrl-C while the harness reads a run back: the job folder and the run folder are removed anyway."""
+    eng, spy = sv("rlimit", plant=_interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        eng._build_and_run(DESIGN, HONEST, 1, eng._base(DESIGN, 1))
+    assert spy.folders and not spy.left_behind()
+
+
 # ------------------------------------------------------------------------------- SV: the replay's classes
 
 DECOY = """module decoy;
