@@ -30,9 +30,11 @@ from pathlib import Path
 
 from ecov.harness.contracts.spec import INSTANCE, MODULE, Meta
 from ecov.harness.core.records import Contract
+from ecov.harness.core.safe_read import UnsafeFile, read_text
 
 FILE = "ecov_contract.sv"
 RESULT_FILE, SNAPSHOT_FILE = "contract.txt", "legal.dat"
+RESULT_MAX_BYTES, SNAPSHOT_MAX_BYTES = 1 << 20, 256 << 20
 VIOLATION_FN, BIN_FN = "ecov_contract_violation", "ecov_contract_bin"
 
 PRELUDE = f"""`resetall
@@ -69,18 +71,23 @@ class ContractRun:
     counts: dict[str, int] = field(default_factory=dict)
     bins: dict[str, bool] = field(default_factory=dict)  # bin -> first hit before any violation
     snapshot: str | None = None  # legal.dat's text when a rule was broken
+    error: str | None = None  # contract.txt or legal.dat was not a regular file the harness could read
 
 
 _LINE = re.compile(r"^(violation|count|bin) (\w+) (-?\d+)$")
 
 
 def read_contract_run(out: Path) -> ContractRun:
-    """Parse ``contract.txt`` (and ``legal.dat``) from a run folder; empty when the main wrote none."""
+    """Parse ``contract.txt`` (and ``legal.dat``) from a run folder; empty when the main wrote none. Both
+    are read as hostile files (core.safe_read); one that is not a plain regular file sets ``error``."""
     run = ContractRun()
-    path = out / RESULT_FILE
-    if not path.is_file():
+    try:
+        text = read_text(out / RESULT_FILE, RESULT_MAX_BYTES)
+    except UnsafeFile as e:
+        return ContractRun(error=f"the contract's result is unusable ({e.strerror})")
+    if text is None:
         return run
-    for line in path.read_text(errors="replace").splitlines():
+    for line in text.splitlines():
         m = _LINE.match(line.strip())
         if not m:
             continue
@@ -91,9 +98,11 @@ def read_contract_run(out: Path) -> ContractRun:
             run.counts[name] = num
         else:
             run.bins[name] = num == 1
-    snap = out / SNAPSHOT_FILE
-    if run.first_rule is not None and snap.is_file():
-        run.snapshot = snap.read_text(errors="replace")
+    if run.first_rule is not None:
+        try:
+            run.snapshot = read_text(out / SNAPSHOT_FILE, SNAPSHOT_MAX_BYTES)
+        except UnsafeFile as e:
+            return ContractRun(error=f"the contract's coverage snapshot is unusable ({e.strerror})")
     return run
 
 

@@ -109,6 +109,7 @@ def run_limited(argv: list[str], cwd: Path, limits: Limits, env: dict[str, str],
     assert proc.stdout is not None
     sel.register(proc.stdout, selectors.EVENT_READ)
     deadline = start + limits.wall_seconds
+    done = False  # False in finally: an exception (KeyboardInterrupt) ended the wait: kill now
     try:
         while True:
             left = deadline - time.monotonic()
@@ -128,11 +129,13 @@ def run_limited(argv: list[str], cwd: Path, limits: Limits, env: dict[str, str],
             if size > limits.output_bytes:
                 capped = True
                 break
+        done = True
     finally:
-        if timed_out or capped:
+        stop = timed_out or capped or not done
+        if stop:
             _kill_group(proc)
         try:
-            proc.wait(timeout=max(0.1, deadline - time.monotonic()) if not (timed_out or capped) else 10)
+            proc.wait(timeout=max(0.1, deadline - time.monotonic()) if not stop else 10)
         except subprocess.TimeoutExpired:
             timed_out = True
             _kill_group(proc)

@@ -21,19 +21,21 @@ from __future__ import annotations
 import os
 import re
 import secrets
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from ecov.harness.core.safe_read import UnsafeFile, read_text, remove_tree
 from ecov.harness.sim.coverage import CoveragePoint, in_subtree, parse_coverage_dat, relative_instance
 
 POINTS_FILE, COVERAGE_FILE, END_FILE = "points.dat", "coverage.dat", "end"
-_END_RE = re.compile(r"^ecov-end (\S+) finish=([01])\s*$")
+END_MAX_BYTES = 4096
+COVERAGE_MAX_BYTES = 256 << 20  # the sandbox's file-size limit (Limits.file_mb) by default
+_END_RE = re.compile(r"^ecov-end (\S+) finish=([01])(?: trace=([a-z-]+))?\s*$")
 
 
 @dataclass(frozen=True)
 class IntegrityError:
-    rule: str  # exit-path | coverage-integrity | dut-identity
+    rule: str  # exit-path | run-folder | coverage-integrity | dut-identity
     message: str
 
     def __str__(self) -> str:
@@ -49,6 +51,7 @@ class RunOutput:
     points: list[CoveragePoint]  # the zero-time point list of the model
     coverage: list[CoveragePoint]  # the final coverage
     error: IntegrityError | None = None
+    trace: str = ""  # what the recorder's writer saw (ecov.harness.sim.recorder.STATES); "" without a recorder
 
 
 def new_run_dir(parent: Path) -> tuple[Path, str]:
@@ -66,24 +69,35 @@ def new_run_dir(parent: Path) -> tuple[Path, str]:
 
 
 def remove_run_dir(out: Path) -> None:
-    shutil.rmtree(out, ignore_errors=True)
+    remove_tree(out)
 
 
 def read_run(out: Path, nonce: str) -> RunOutput:
-    end = out / END_FILE
-    text = end.read_text(errors="replace") if end.is_file() else ""
+    """The end marker, point list and coverage of a run folder, read as hostile files (core.safe_read:
+    regular files only, never blocking, size-capped): anything else there is an integrity error."""
+    try:
+        text = read_text(out / END_FILE, END_MAX_BYTES) or ""
+    except UnsafeFile as e:
+        return RunOutput(False, False, [], [], IntegrityError(
+            "exit-path", f"the run folder's end marker is unusable ({e.strerror}); its coverage is not counted"))
     m = _END_RE.match(text)
     if not m or m.group(1) != nonce:
         return RunOutput(False, False, [], [], IntegrityError(
             "exit-path", "the simulation did not end through the harness's exit path (no end marker with this "
             "run's nonce): it was stopped, crashed or left some other way; its coverage is not counted"))
     finished = m.group(2) == "1"
+    state = m.group(3) or ""
     try:
-        points = parse_coverage_dat((out / POINTS_FILE).read_text(errors="replace"))
-        coverage = parse_coverage_dat((out / COVERAGE_FILE).read_text(errors="replace"))
-    except OSError as e:
-        return RunOutput(True, finished, [], [], IntegrityError("coverage-integrity", f"coverage unreadable: {e}"))
-    return RunOutput(True, finished, points, coverage)
+        points = read_text(out / POINTS_FILE, COVERAGE_MAX_BYTES)
+        coverage = read_text(out / COVERAGE_FILE, COVERAGE_MAX_BYTES)
+    except UnsafeFile as e:
+        return RunOutput(True, finished, [], [], IntegrityError(
+            "run-folder", f"a file in the run's folder is unusable: {e.strerror}"), state)
+    if points is None or coverage is None:
+        missing = POINTS_FILE if points is None else COVERAGE_FILE
+        return RunOutput(True, finished, [], [], IntegrityError("coverage-integrity", f"coverage unreadable: no {missing}"),
+                         state)
+    return RunOutput(True, finished, parse_coverage_dat(points), parse_coverage_dat(coverage), trace=state)
 
 
 def check_point_set(points: list[CoveragePoint], coverage: list[CoveragePoint]) -> IntegrityError | None:

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from ecov.harness.core.paths import jobs_dir
+from ecov.harness.core.safe_read import remove_tree
 from ecov.harness.sandbox.base import ProcResult
 from ecov.harness.sim import integrity
 
 
 def run_with_out_dir(run: Callable[[Path, str], ProcResult]) -> tuple[ProcResult, integrity.RunOutput]:
-    """``run(out, nonce)`` with a fresh private output folder (integrity.new_run_dir), read back and removed."""
+    """``run(out, nonce)`` with a fresh private output folder (integrity.new_run_dir), read back and removed
+    on every path (an exception or KeyboardInterrupt included)."""
     out, nonce = integrity.new_run_dir(jobs_dir())
     try:
         ran = run(out, nonce)
@@ -25,13 +26,13 @@ def run_with_out_dir(run: Callable[[Path, str], ProcResult]) -> tuple[ProcResult
 
 @contextmanager
 def job_folder(prefix: str, keep: bool = False) -> Iterator[Path]:
-    """A fresh job folder under ``jobs_dir()``, removed afterwards unless ``keep``."""
+    """A fresh job folder under ``jobs_dir()``, removed afterwards (on every path) unless ``keep``."""
     job = Path(tempfile.mkdtemp(prefix=prefix, dir=jobs_dir()))
     try:
         yield job
     finally:
         if not keep:
-            shutil.rmtree(job, ignore_errors=True)
+            remove_tree(job)
 
 
 

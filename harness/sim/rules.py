@@ -33,7 +33,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ecov.harness.core.paths import jobs_dir
-from ecov.harness.hdl.text import LEXICAL, strip_comments
+from ecov.harness.hdl.text import LEXICAL, TESTBENCH_UNITS, declared_names, find_top, strip_comments
 from ecov.harness.sandbox.base import Limits
 from ecov.harness.sandbox.rlimit import RlimitSandbox
 from ecov.harness.sim.jobfiles import write_design
@@ -41,7 +41,10 @@ from ecov.harness.sim.verilator import VERILATOR_FLAGS, verilator_root
 
 TB_FILE = "testbench.sv"
 # Bump when a rule is added or changed: part of every score cache key (harness/tracks/sv/scorer.py).
-RULES_VERSION = "4"  # 4: on an unparsable testbench the tree rules give only the parse verdict (its build decides); 3: dut-output-write, parameter-override, event-string, interface-handle, escaped-name
+RULES_VERSION = "5"  # 3: dut-output-write, parameter-override, event-string, interface-handle, escaped-name;
+# 4: on an unparsable testbench the tree rules give only the parse verdict (its build decides);
+# 5: clocking-block drives of the testbench's own signals, metacomments Verilator ignores, the decoy-proof
+# parameter check
 
 # ---------------------------------------------------------------------------------------------------
 # The allow-lists. A system task/function not named here is refused (rule "system-task").
@@ -109,8 +112,34 @@ begin_keywords end_keywords default_decay_time default_trireg_strength delay_mod
 delay_mode_path delay_mode_unit delay_mode_zero line
 """.split())
 
-# Verilator metacomments that only change which warnings are printed (-Wno-fatal is on anyway).
-HARMLESS_METACOMMENT = re.compile(r"^/\*\s*verilator\s+lint_(off|on|save|restore)\b[^*]*\*/$", re.S)
+# The metacomments Verilator 5.048 acts on (src/verilog.l): ``/*verilator WORD*/`` with exactly one of these
+# words, and ``/*verilator tag...*/``. Its preprocessor turns ``// verilator ...`` into ``/*verilator ...*/``
+# and keeps no other comment, so every comment in its -E output is one of these, ``/**/``, or text it
+# reports as an unknown metacomment (BADVLTPRAGMA, a warning) and ignores: ``// Verilator 5.048 ...``.
+ACTING_METACOMMENTS = frozenset("""
+clock_enable clocker coverage_block_off coverage_off coverage_on forceable full_case hier_block inline_module
+isolate_assignments no_clocker no_inline_module no_inline_task parallel_case public public_flat
+public_flat_on public_flat_rd public_flat_rd_on public_flat_rw public_flat_rw_on public_flat_rw_on_sns
+public_module public_on public_off sc_biguint sc_bv sc_clock sformat split_var fsm_arc_include_cond
+fsm_reset_arc fsm_state timing_off timing_on tracing_off tracing_on unroll_disable unroll_full tag
+""".split())
+# Those that only change which warnings are printed (-Wno-fatal is on anyway): allowed.
+LINT_METACOMMENTS = ("lint_off", "lint_on", "lint_save", "lint_restore")
+_METACOMMENT = re.compile(r"^/\*\s*verilator(?P<body>[^*]*)\*/$", re.S)
+
+
+def acting_metacomment(comment: str) -> bool:
+    """Whether Verilator acts on ``comment`` (a comment its preprocessor kept): a metacomment word other than
+    the lint ones, or one shaped like a newer release's (a single word with ``_``). Anything else kept is
+    either empty (``/**/``) or a comment Verilator ignores with a warning."""
+    m = _METACOMMENT.match(comment)
+    if m is None:
+        return comment.strip() != "/**/"
+    body = m.group("body").strip()
+    if not body or body.startswith(LINT_METACOMMENTS):
+        return False
+    word = body.split()[0]
+    return body.startswith("tag") or (len(body.split()) == 1 and (word in ACTING_METACOMMENTS or "_" in word))
 
 _TOKEN_RULES = {
     "ForceKeyword": ("force-release", "'force' overrides design signals; drive the ports instead"),
@@ -261,13 +290,16 @@ def _check_cached(tb: str, design_modules: tuple[str, ...], design_files: tuple[
         return (Violation("too-large", 1, f"the preprocessed testbench is over {MAX_PREPROCESSED_BYTES} "
                           "characters (macro expansion)"),)
     names = {Path(n).name for n in design_files or []} | {Path(n).name for n, _ in design_sources}
-    found = _check_preprocessed(pp.text, set(design_modules or []), instance, names, params)
+    # The top the build will use (the scorers' own choice): the parameter check reads the DUT there.
+    units = declared_names(tb, TESTBENCH_UNITS)
+    top = find_top(tb, units) or (units[0] if units else "")
+    found = _check_preprocessed(pp.text, set(design_modules or []), instance, names, params, top)
     unique = {(v.rule, v.line): v for v in found}
     return tuple(sorted(unique.values(), key=lambda v: (v.line, v.rule)))
 
 
 def _check_preprocessed(text: str, extra_defs: set[str], instance: str, design_files: set[str],
-                        params: tuple = ()) -> list[Violation]:
+                        params: tuple = (), top: str = "") -> list[Violation]:
     region = _tb_region(text)
     found: list[Violation] = []
     for line, file in region.includes:
@@ -287,18 +319,18 @@ def _check_preprocessed(text: str, extra_defs: set[str], instance: str, design_f
         comment = m.group(0)
         if comment.startswith('"'):
             continue
-        if not HARMLESS_METACOMMENT.match(comment):
+        if acting_metacomment(comment):
             phys = tb_text.count("\n", 0, m.start()) + 1
             found.append(Violation("verilator-metacomment", region.lines.get(phys, 1),
                                    f"Verilator metacomment {comment[:60]!r}: only lint_off/lint_on/lint_save/"
                                    "lint_restore are allowed (others change coverage, visibility or embed C++)"))
     with _lock:
-        found += _check_tree(text, region, extra_defs, instance, params)
+        found += _check_tree(text, region, extra_defs, instance, params, top)
     return found
 
 
-def _check_tree(text: str, region: _Region, extra_defs: set[str], instance: str, params: tuple = ()
-                ) -> list[Violation]:
+def _check_tree(text: str, region: _Region, extra_defs: set[str], instance: str, params: tuple = (),
+                top: str = "") -> list[Violation]:
     import pyslang
     from pyslang.syntax import SyntaxTree
 
@@ -315,7 +347,7 @@ def _check_tree(text: str, region: _Region, extra_defs: set[str], instance: str,
     # names alone cannot have parameters elaborated).
     if dut and instance and walker.overrides(dut) and dut in walker.design_defs_parsed:
         found += _check_parameters(tree, dut, instance, walker.tb_modules, walker.line(walker.param_overrides[dut]),
-                                   params)
+                                   params, top)
     de = pyslang.DiagnosticEngine(sm)
     for d in tree.diagnostics:
         if d.isError() and sm.getFileName(d.location) == TB_FILE:
@@ -521,15 +553,20 @@ def reference_parameters(files: tuple, dut: str, instance: str, references: tupl
 
 
 def _check_parameters(tree, dut: str, instance: str, tb_modules: list[str], line: int,
-                      allowed: tuple = ()) -> list[Violation]:
+                      allowed: tuple = (), top: str = "") -> list[Violation]:
     """The design under test is the task's design: a ``#(...)`` override of the DUT must leave every
     parameter at the value the task's design has (its defaults); one that changes it changes what is
-    scored (fewer toggle points, an easier mode) and is refused."""
+    scored (fewer toggle points, an easier mode) and is refused. The instance is read under ``top``, the
+    module the build makes the top, first: another module holding a default instance of the same name (a
+    decoy defined before the top) must not stand in for it. Feedback: the trusted replay builds the DUT
+    with the task's parameters whatever the testbench instantiates."""
+    order = [top] if top in tb_modules else []
+    order += [m for m in reversed(tb_modules) if m != top]
     try:
         want = _parameter_values(tree, dut, None, dut)
         got = None
-        for top in reversed(tb_modules):
-            got = _parameter_values(tree, top, [instance], dut)
+        for candidate in order:
+            got = _parameter_values(tree, candidate, [instance], dut)
             if got is not None:
                 break
     except Exception as e:  # pyslang failing to elaborate is a reason to refuse, not to pass
@@ -716,6 +753,10 @@ class _Walker:
                     instantiations.append(n)
                 elif k in _SCOPE_LABEL_KINDS:
                     self.scope_names.add(_ident(n.name))
+                elif k == "ClockingDeclaration" and _is_token(n.blockName) and n.blockName.valueText:
+                    # The testbench's own clocking block: ``cb.x <= v`` drives the testbench's ``x`` (its
+                    # items are checked as ClockingItem: no design internals, nothing the DUT drives).
+                    self.data_names.add(_ident(n.blockName))
                 elif k == "DataDeclaration" and "virtual" in str(n.type).split():
                     for d in n.declarators:
                         self.virtual_vars.add(_ident(d.name))

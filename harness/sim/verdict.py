@@ -33,6 +33,12 @@ def coverage_problem(got: integrity.RunOutput, design: Design) -> integrity.Inte
         got.coverage, design.instance, design.top, None, {Path(f.name).name for f in design.files})
 
 
+def run_folder_problem(got: integrity.RunOutput) -> integrity.IntegrityError | None:
+    """A file in the run's folder the harness would not read (a FIFO, a device, a link, over its cap): the
+    run left something hostile where the harness reads, whether or not its figures depend on that file."""
+    return got.error if got.error is not None and got.error.rule == "run-folder" else None
+
+
 def attach_coverage(result: ScoreResult, points: list[cov.CoveragePoint], design: Design, max_uncovered: int,
                     missing: str | None = None) -> None:
     """The figures, table and uncovered listing of ``design.instance``; ``missing`` is the error when it has no points."""
@@ -49,4 +55,4 @@ def attach_coverage(result: ScoreResult, points: list[cov.CoveragePoint], design
     result.uncovered = uncovered[:max_uncovered]
 
 
-__all__ = ["stopped_by_sandbox", "coverage_problem", "attach_coverage"]
+__all__ = ["stopped_by_sandbox", "coverage_problem", "run_folder_problem", "attach_coverage"]

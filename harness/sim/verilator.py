@@ -26,6 +26,9 @@ from pathlib import Path
 from ecov.harness.sandbox.base import ImagePath, Limits, ProcResult, Sandbox
 from ecov.harness.sim.buildcache import CpuSlots, ObjectCache, Unit, plan_units
 from ecov.harness.sim.gencheck import check_generated
+from ecov.harness.sim.recorder import RECORDER_CPP
+from ecov.harness.sim.runtime_patches import DIGEST as RUNTIME_PATCHES
+from ecov.harness.sim.runtime_patches import runtime_source
 
 COVERAGE_FLAGS = ("--coverage-line", "--coverage-toggle", "--coverage-expr", "--coverage-user")
 VERILATOR_FLAGS = (
@@ -34,6 +37,9 @@ VERILATOR_FLAGS = (
     # gets everyone's hits). Inlined, every instance counts its own points.
     "--cc", "--exe", "--main", "--timing", "--flatten", *COVERAGE_FLAGS,
     "-Wno-fatal", "-Wno-lint", "-Wno-style", "--timescale", "1ns/1ps", "--prefix", "Vtop",
+    # A comment that merely starts with "verilator" (`// Verilator 5.048 testbench`) is a metacomment
+    # Verilator does not know: an error by default, ignored with this (the rules refuse the ones it acts on).
+    "-Wno-BADVLTPRAGMA",
 )
 DEFINES = (
     "-DVERILATOR=1", "-DVM_COVERAGE=1", "-DVM_SC=0", "-DVM_TIMING=1", "-DVM_TRACE=0", "-DVM_TRACE_FST=0",
@@ -41,6 +47,8 @@ DEFINES = (
 )
 CXX_STD = ("-std=c++20", "-fcoroutines")
 RUNTIME_SOURCES = ("verilated", "verilated_cov", "verilated_timing", "verilated_random", "verilated_threads")
+# Added after the first runtime folders were made (built into them when missing): the recorder's DPI.
+LATER_RUNTIME_SOURCES = ("verilated_dpi",)
 PCH_HEADER = "ecov_pch.h"
 PCH_INCLUDES = ("verilated.h", "verilated_cov.h", "verilated_timing.h", "verilated_random.h")
 # Without verilated_random.h: a third smaller, ~0.1 s less CPU to load, for models without randomize().
@@ -115,12 +123,14 @@ def _include_flags(root: Path) -> list[str]:
 
 
 class Runtime:
-    """Verilator's runtime objects and a PCH, built once per (Verilator, compiler, flags) in ``folder``."""
+    """Verilator's runtime objects and a PCH, built once per (Verilator, compiler, flags, ECov's runtime
+    patches: harness/sim/runtime_patches.py) in ``folder``."""
 
     def __init__(self, cache_root: Path, opt_level: str = "-O0"):
         self.root = verilator_root()
         key = hashlib.sha256(
-            "|".join((verilator_version(), cxx(), opt_level, *DEFINES, *CXX_STD)).encode()
+            "|".join((verilator_version(), cxx(), opt_level, *DEFINES, *CXX_STD, f"patches={RUNTIME_PATCHES}")
+                     ).encode()
         ).hexdigest()[:16]
         shared = os.environ.get("ECOV_RUNTIME_DIR")
         self.base = Path(shared) if shared else cache_root / "runtime"  # machine-wide: objects, CPU slots
@@ -135,19 +145,26 @@ class Runtime:
         self.folder.mkdir(parents=True, exist_ok=True)
         done = self.folder / ".complete"
         lite = self.folder / f"{PCH_LITE}.gch"
-        if done.exists() and lite.exists():
+        later = [n for n in LATER_RUNTIME_SOURCES if not (self.folder / f"{n}.o").exists()]
+        if done.exists() and lite.exists() and not later:
             return self.folder
         with open(self.folder / ".lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             if not done.exists():
                 for name in RUNTIME_SOURCES:
-                    src = self.root / "include" / f"{name}.cpp"
+                    src = runtime_source(self.root, name, self.folder)
                     obj = self.folder / f"{name}.o"
                     self._cc(["-Os", "-c", str(src), "-o", str(obj)])
                 self._pch(PCH_HEADER, PCH_INCLUDES)
                 done.write_text(verilator_version())
             if not lite.exists():  # added later than .complete: runtime folders built before lack it
                 self._pch(PCH_LITE, tuple(h for h in PCH_INCLUDES if h != "verilated_random.h"))
+            for name in LATER_RUNTIME_SOURCES:  # likewise
+                obj = self.folder / f"{name}.o"
+                if not obj.exists():
+                    tmp = self.folder / f"{name}.tmp.o"
+                    self._cc(["-Os", "-c", str(runtime_source(self.root, name, self.folder)), "-o", str(tmp)])
+                    os.replace(tmp, obj)
         return self.folder
 
     def _pch(self, name: str, includes: tuple[str, ...]) -> None:
@@ -205,32 +222,35 @@ class VerilatorBackend:
                 ImagePath(str(self.runtime.folder.parent), "ECOV_RUNTIME_DIR", f"{self.runtime.folder.name}/.complete"))
 
     def fingerprint(self) -> str:
-        return "|".join((verilator_version(), " ".join(VERILATOR_FLAGS), self.options.fingerprint(), cxx()))
+        return "|".join((verilator_version(), " ".join(VERILATOR_FLAGS), self.options.fingerprint(), cxx(),
+                         f"runtime-patches={RUNTIME_PATCHES}"))
 
     def verilator_argv(self, top: str, sources: list[str], tb_file: str | None = None,
-                       harness_files: tuple[str, ...] = ()) -> list[str]:
+                       harness_files: tuple[str, ...] = (), coverage: bool = True) -> list[str]:
         """Verilator's command line; writes nothing. With ``tb_file``, the testbench is not instrumented;
-        ``harness_files`` (a contract monitor) never are."""
+        ``harness_files`` (a contract monitor) never are. Without ``coverage`` nothing is (run 1 of the
+        replay scoring: its figures come from the replay)."""
         root = self.runtime.root
         extra = ["--output-split", str(self.options.output_split)] if self.options.output_split else []
-        if (tb_file and not self.options.tb_coverage) or harness_files:
+        if coverage and ((tb_file and not self.options.tb_coverage) or harness_files):
             extra.append(TB_CONFIG)
-        return [str(root / "bin" / "verilator"), *VERILATOR_FLAGS, *extra, "--top-module", top, "--Mdir", "obj",
-                *sources]
+        flags = VERILATOR_FLAGS if coverage else tuple(f for f in VERILATOR_FLAGS if f not in COVERAGE_FLAGS)
+        return [str(root / "bin" / "verilator"), *flags, *extra, "--top-module", top, "--Mdir", "obj", *sources]
 
     def build(self, job: Path, sources: list[str], top: str, limits: Limits, tb_file: str | None = None,
-              harness_files: tuple[str, ...] = ()) -> BuildResult:
+              harness_files: tuple[str, ...] = (), main: str | None = None, coverage: bool = True) -> BuildResult:
         """Verilate ``sources`` (paths relative to ``job``) with ``top`` and compile ``job/sim``.
 
         ``tb_file`` names the testbench among ``sources``: unless ``BuildOptions.tb_coverage``, Verilator
         does not instrument it (its points never count; the design's points and counts are unchanged).
+        ``main`` is the harness main put in place of Verilator's (ECOV_MAIN, or ``record_main``'s).
         """
         root = self.runtime.root
         env = {"VERILATOR_ROOT": str(root)}
         off = [*([tb_file] if tb_file and not self.options.tb_coverage else []), *harness_files]
-        if off:
+        if off and coverage:
             (job / TB_CONFIG).write_text("`verilator_config\n" + "".join(f'coverage_off -file "{f}"\n' for f in off))
-        argv = self.verilator_argv(top, sources, tb_file, harness_files)
+        argv = self.verilator_argv(top, sources, tb_file, harness_files, coverage)
         res = self.sandbox.run(argv, job, limits, untrusted=False, ro_paths=(str(root),), env=env)
         phases = {"verilate": round(res.seconds, 3)}
         if res.timed_out or res.returncode != 0:
@@ -240,12 +260,16 @@ class VerilatorBackend:
         if found:
             return BuildResult(False, GENERATED_CODE, "\n".join(str(f) for f in found[:5]), seconds=res.seconds,
                                phases=phases)
-        patch_main(job / "obj" / "Vtop__main.cpp")
+        patch_main(job / "obj" / "Vtop__main.cpp", main or ECOV_MAIN)
         compiled = self.compile_generated(job, limits)
         phases["compile"] = round(compiled.seconds, 3)
         if not compiled.ok:
             return BuildResult(False, "compile", compiled.log, seconds=sum(phases.values()), phases=phases)
-        linked = self.link(job, compiled.objects, limits)
+        objects = compiled.objects
+        cov_rt = self.runtime.folder / "verilated_cov.o"
+        if not coverage and str(cov_rt) not in objects:  # the harness main writes (empty) coverage files all the same
+            objects = [*objects, str(cov_rt)]
+        linked = self.link(job, objects, limits)
         phases["link"] = round(linked.seconds, 3)
         seconds = sum(phases.values())
         if linked.timed_out or linked.returncode != 0:
@@ -297,9 +321,10 @@ class VerilatorBackend:
                 runtime.append(str(rt / f"{g}.o"))
             elif g in given:
                 runtime.append(str(given[g]))
-            else:  # not prebuilt: compiled in this job
+            else:  # not prebuilt: compiled in this job (a patched source as a copy in obj/)
+                src = runtime_source(root, g, obj)
                 todo.append((None, [*compiler, "-Os", *self.runtime.cflags(), "-c",
-                                    str(root / "include" / f"{g}.cpp"), "-o", f"obj/{g}.o"]))
+                                    f"obj/{src.name}" if src.parent == obj else str(src), "-o", f"obj/{g}.o"]))
                 runtime.append(f"obj/{g}.o")
         whole = plan_units(obj, prefix, 1, extra_sources)[0].key  # the model as a whole, whatever the split
         # (runtime objects compiled per build rule out the whole-model shortcut)
@@ -336,10 +361,13 @@ class VerilatorBackend:
 
     def link(self, job: Path, objects: list[str], limits: Limits, extra: tuple[str, ...] = (),
              ro_paths: tuple[str, ...] = ()) -> ProcResult:
-        """Link ``objects`` into ``job/sim``; ``extra`` libraries live in ``ro_paths`` (shown to the sandbox)."""
+        """Link ``objects`` into ``job/sim``; ``extra`` libraries live in ``ro_paths`` (shown to the sandbox).
+
+        Stripped (``-s``): no symbol table names the harness main's statics or the model's counters to
+        code that reads the process's memory (a cocotb testbench runs inside it)."""
         rt = self.runtime.folder
         ro = (str(self.runtime.root), str(rt), *ro_paths)
-        argv = [cxx(), *objects, "-o", "sim", "-pthread", "-latomic", *extra]
+        argv = [cxx(), *objects, "-o", "sim", "-s", "-pthread", "-latomic", *extra]
         return self.sandbox.run(argv, job, limits, untrusted=False, ro_paths=ro,
                                 env={"VERILATOR_ROOT": str(self.runtime.root)})
 
@@ -381,6 +409,7 @@ static void ecov_read_input(std::string& out, std::string& nonce) {
         text.append(buf, static_cast<size_t>(n));
         if (std::count(text.begin(), text.end(), '\n') >= 2) break;
     }
+    explicit_bzero(buf, sizeof buf);  // no copy of the channel left on the stack
     const int devnull = open("/dev/null", O_RDONLY);
     if (devnull >= 0) { dup2(devnull, 0); if (devnull != 0) close(devnull); }
     const size_t first = text.find('\n');
@@ -393,17 +422,9 @@ static void ecov_read_input(std::string& out, std::string& nonce) {
 }
 """
 
-ECOV_MAIN = r"""// ECov harness main: replaces Verilator's --main (harness/sim/verilator.py ECOV_MAIN)
-#include "verilated.h"
-#include "verilated_cov.h"
-#include "Vtop.h"
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <map>
-#include <string>
-ECOV_MAIN_INPUT
-
+# The contract monitor's DPI side (harness/contracts/bind.py), shared by the harness main and the replay
+# main: the first violation is recorded with a coverage snapshot (the legal figures); the run goes on.
+CONTRACT_CPP = r"""
 // Interface contracts (harness/contracts/bind.py): the monitor bound into the DUT calls these through
 // DPI. The first violation is recorded with a coverage snapshot (the legal figures); the run goes on.
 static VerilatedContext* ecov_ctx = nullptr;
@@ -436,9 +457,11 @@ static void ecov_contract_write() {
         std::fclose(f);
     }
 }
+"""
 
-int main(int argc, char** argv, char**) {
-    std::string ecov_out, ecov_nonce;
+# The start of ``main`` in every harness main over one model (this one, the replay's): the private channel
+# first, then the context and the model, per-instance coverage.
+MAIN_PROLOGUE_CPP = """    std::string ecov_out, ecov_nonce;
     ecov_read_input(ecov_out, ecov_nonce);
     Verilated::debug(0);
     const std::unique_ptr<VerilatedContext> contextp{new VerilatedContext};
@@ -448,19 +471,34 @@ int main(int argc, char** argv, char**) {
     const std::unique_ptr<Vtop> topp{new Vtop{contextp.get(), ""}};
     ecov_ctx = contextp.get();
     ecov_dir = ecov_out;
-    if (!ecov_out.empty()) contextp->coveragep()->write(ecov_out + "/points.dat");
+"""
+
+_MAIN_TEMPLATE = r"""// ECov harness main: replaces Verilator's --main (harness/sim/verilator.py ECOV_MAIN)
+#include "verilated.h"
+#include "verilated_cov.h"
+#include "Vtop.h"
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+ECOV_MAIN_INPUT
+
+ECOV_CONTRACT@@RECORDER@@
+int main(int argc, char** argv, char**) {
+ECOV_PROLOGUE    if (!ecov_out.empty()) contextp->coveragep()->write(ecov_out + "/points.dat");@@OPEN@@
     while (VL_LIKELY(!contextp->gotFinish())) {
-        topp->eval();
+        topp->eval();@@AFTER_EVAL@@
         if (!topp->eventsPending()) break;
         contextp->time(topp->nextTimeSlot());
     }
     const bool ecov_finished = contextp->gotFinish();
-    topp->final();
+    topp->final();@@CLOSE@@
     if (!ecov_out.empty()) {
         contextp->coveragep()->write(ecov_out + "/coverage.dat");
         ecov_contract_write();
         if (FILE* f = std::fopen((ecov_out + "/end").c_str(), "w")) {
-            std::fprintf(f, "ecov-end %s finish=%d\n", ecov_nonce.c_str(), ecov_finished ? 1 : 0);
+            std::fprintf(f, "ecov-end %s finish=%d@@TRACE_FMT@@\n", ecov_nonce.c_str(), ecov_finished ? 1 : 0@@TRACE_ARG@@);
             std::fclose(f);
         }
     } else {
@@ -469,7 +507,35 @@ int main(int argc, char** argv, char**) {
     contextp->statsPrintSummary();
     return 0;
 }
-""".replace("ECOV_MAIN_INPUT", "#include <algorithm>\n" + MAIN_INPUT_CPP)
+""".replace("ECOV_MAIN_INPUT", "#include <algorithm>\n" + MAIN_INPUT_CPP).replace("ECOV_CONTRACT", CONTRACT_CPP.lstrip("\n")).replace(
+    "ECOV_PROLOGUE", MAIN_PROLOGUE_CPP)
+
+
+def _main(hooks: dict[str, str]) -> str:
+    text = _MAIN_TEMPLATE
+    for name in ("RECORDER", "OPEN", "AFTER_EVAL", "CLOSE", "TRACE_FMT", "TRACE_ARG"):
+        text = text.replace(f"@@{name}@@", hooks.get(name, ""))
+    return text
+
+
+ECOV_MAIN = _main({})
+
+
+def record_main(scope: str, cap_bytes: int) -> str:
+    """The harness main of run 1 in the replay scoring (ecov.harness.sim.replay): ECOV_MAIN plus the
+    recorder's writer (ecov.harness.sim.recorder.RECORDER_CPP), opened on the scored instance's DPI
+    scope before time 0, called after every ``eval()``, closed with the FINAL record; the end marker
+    then also says what the writer saw (``trace=ok|over|none|...``)."""
+    if not re.fullmatch(r"[A-Za-z0-9_.]+", scope):
+        raise ValueError(f"bad recorder scope {scope!r}")
+    return _main({
+        "RECORDER": "\n" + RECORDER_CPP.rstrip("\n"),
+        "OPEN": f'\n    ecov_rec_open(contextp.get(), ecov_out, "{scope}", {int(cap_bytes)}ULL);',
+        "AFTER_EVAL": "\n        ecov_rec_after_eval();",
+        "CLOSE": "\n    const char* ecov_trace = ecov_rec_close(ecov_finished);",
+        "TRACE_FMT": " trace=%s",
+        "TRACE_ARG": ", ecov_trace",
+    })
 
 
 def main_input(out: Path, nonce: str) -> bytes:
@@ -477,12 +543,12 @@ def main_input(out: Path, nonce: str) -> bytes:
     return f"{out}\n{nonce}\n".encode()
 
 
-def patch_main(main_cpp: Path) -> None:
-    """Put the harness's own main in place of Verilator's generated one (see ECOV_MAIN)."""
+def patch_main(main_cpp: Path, main: str = ECOV_MAIN) -> None:
+    """Put the harness's own main (ECOV_MAIN, or ``record_main``'s) in place of Verilator's generated one."""
     text = main_cpp.read_text()
-    if "contextp->coveragep()->write();" not in text or "new Vtop{contextp.get()" not in text:
+    if "new Vtop{contextp.get()" not in text or "eventsPending()" not in text:
         raise RuntimeError("unexpected Verilator main: cannot install the harness main")
-    main_cpp.write_text(ECOV_MAIN)
+    main_cpp.write_text(main)
 
 
 

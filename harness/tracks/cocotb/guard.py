@@ -7,10 +7,14 @@ It must import nothing from the harness (the simulator's Python sees only the jo
 It adds a CPython audit hook (hooks cannot be removed) that refuses what a testbench has no reason to
 do: write, create or delete files, start processes, load native code (ctypes), open
 sockets, trace frames, read ``/proc`` (the mount table names the harness's output folder) or list
-folders other than its own and Python's (the jobs folder holds that output folder). The AST policy (ecov.harness.tracks.cocotb.policy) refuses the same things earlier with a
-clear message; this hook is the second line, for what static checks cannot see. Its state lives in the
-hook's closure as frozen values, not in module globals a testbench could rebind through ``sys.modules``.
-The interpreter it runs in has no ``ctypes``/``_ctypes`` at all (ecov.harness.tracks.cocotb.pyview).
+folders other than its own and Python's (the jobs folder holds that output folder). The AST policy
+(ecov.harness.tracks.cocotb.policy) refuses the same things earlier with a clear message. Both are
+feedback, not the wall: Python in the simulator's process can reach its memory (issue 30 did, through
+``exec`` and ``marshal.loads``, which a hook cannot refuse without breaking imports), so no figure is
+taken from this process: the trusted replay computes them in a DUT-only run from the trace of the DUT's
+inputs. Its state lives in the hook's closure as frozen values, not in module globals a testbench could
+rebind through ``sys.modules``. The interpreter it runs in has no ``ctypes``/``_ctypes`` at all
+(ecov.harness.tracks.cocotb.pyview).
 """
 
 import os
@@ -39,25 +43,34 @@ class Refused(PermissionError):
 def _make_hook(listable: tuple[str, ...], deny_exact: frozenset, deny_prefix: tuple[str, ...], write_flags: int):
     """The audit hook, its state frozen in the closure: rebinding this module's names changes nothing."""
     allowed_writes = frozenset({"/dev/null"})
-    abspath, fsdecode = os.path.abspath, os.fsdecode
+    abspath, fsdecode, plain = os.path.abspath, os.fsdecode, str.__str__
+
+    def name_of(path):
+        """The path as a plain str: a str subclass cannot choose what the checks see (its own __str__ saying
+        /dev/null while the file opened is another); None for a descriptor."""
+        try:
+            return plain(fsdecode(path))
+        except TypeError:
+            return None
 
     def listable_path(path) -> bool:
         if path is None:
             path = "."
         if isinstance(path, int):  # an open folder descriptor: nothing a testbench needs
             return False
-        full = abspath(fsdecode(path))
+        full = abspath(name_of(path) or "/")
         return any(full == root or full.startswith(root.rstrip("/") + "/") for root in listable)
 
     def hook(event, args):
         if event == "open":
             path, mode, flags = (list(args) + [None, None, None])[:3]
-            if isinstance(path, (str, bytes)) and abspath(fsdecode(path)).startswith("/proc/"):
-                raise Refused(f"ECov: testbenches may not read /proc ({path!r})")
+            name = name_of(path)
+            if name is not None and abspath(name).startswith("/proc/"):
+                raise Refused(f"ECov: testbenches may not read /proc ({name!r})")
             writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
                 isinstance(flags, int) and flags & write_flags)
-            if writing and str(path) not in allowed_writes:
-                raise Refused(f"ECov: testbenches may not write files ({path!r})")
+            if writing and name not in allowed_writes:
+                raise Refused(f"ECov: testbenches may not write files ({name if name is not None else path!r})")
             return
         if event in ("os.listdir", "os.scandir") and not listable_path(args[0] if args else None):
             raise Refused(f"ECov: testbenches may list only their own folder ({args[0] if args else '.'!r})")

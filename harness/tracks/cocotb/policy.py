@@ -1,10 +1,13 @@
-"""The cocotb track's test rules, checked on the Python AST before anything runs.
+"""The cocotb track's test rules, checked on the Python AST before anything runs: fast, clear feedback.
 
-A cocotb testbench runs inside the simulator process and could do anything Python can. It is run only
-in the bwrap or docker sandbox (as nobody, no network, read-only everything but its folder), the
-design's internal signals are invisible to VPI (ecov.harness.tracks.cocotb.build) and an audit hook refuses file
-writes, processes, native code and sockets at run time (ecov.harness.tracks.cocotb.guard). These rules refuse the
-same things before the run, with a clear reason, and close what the runtime cannot see:
+A cocotb testbench runs inside the simulator process and could do anything Python can, memory included
+(issue 30: a string annotation evaluated by ``typing.get_type_hints`` reached ``exec`` and
+``marshal.loads``). So these rules, like the runtime audit hook (ecov.harness.tracks.cocotb.guard), are
+feedback, not the wall: they tell an honest testbench early, with a reason, what it may not do. What
+holds against a testbench that gets past them: the sandbox (bwrap or docker: nobody, no network,
+read-only everything but its folder), VPI that sees only the DUT's ports (ecov.harness.tracks.cocotb.build),
+and the trusted replay, which computes every figure in a DUT-only run where no testbench code executes,
+from a trace of the DUT's inputs (a forged trace is just stimulus). The rules:
 
 - imports only from an allow-list (cocotb's public modules and pure standard-library modules);
 - no modules reached as attributes of allowed ones (``logging.os``), no ``__del__`` finalizers;
@@ -13,12 +16,15 @@ same things before the run, with a clear reason, and close what the runtime cann
 - no dunder attributes (``__class__``, ``__globals__``, ...), no frame/code attributes, no private
   attributes of anything but ``self``/``cls`` (cocotb's ``_id``, ``_handle``, ...);
 - no writes below the DUT's ports (``dut.u_sub.x.value = ...``: the cocotb form of a hierarchical
-  write), no Force/Freeze/Release (the cocotb form of force/release).
+  write), no Force/Freeze/Release (the cocotb form of force/release);
+- no code hidden in strings the standard library evaluates or interprets: string annotations
+  (``typing.get_type_hints`` evaluates them), ``Formatter``/``str.format`` fields that reach attributes.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 
 from ecov.harness.tracks.cocotb import TB_FILE
@@ -50,6 +56,10 @@ FORBIDDEN_ATTRS = {
     # Attribute access by computed name, in other spellings than getattr/setattr.
     "attrgetter": "attribute access by computed name", "methodcaller": "attribute access by computed name",
     "__getattribute__": "introspection",
+    # Code in strings: annotations evaluated on request, format fields that read attributes.
+    "get_type_hints": "evaluating annotation strings (dynamic code)", "Formatter": "format fields that reach attributes",
+    "get_field": "format fields that reach attributes", "vformat": "format fields that reach attributes",
+    "format_map": "format fields that reach attributes",
     # Modules an allowed module imported (``logging.os``, ``logging.threading``): the back door to them.
     **{m: "a module the testbench may not import" for m in (
         "os", "sys", "threading", "builtins", "io", "subprocess", "importlib", "atexit", "gc", "inspect",
@@ -100,6 +110,28 @@ def _chain(node: ast.expr) -> list[str] | None:
         return None
     parts.append(node.id)
     return list(reversed(parts))
+
+
+def _annotations(node: ast.AST) -> list[ast.expr]:
+    """The annotation expressions ``node`` carries itself (arguments, return, annotated assignment)."""
+    if isinstance(node, ast.arg):
+        return [node.annotation] if node.annotation is not None else []
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return [node.returns] if node.returns is not None else []
+    if isinstance(node, ast.AnnAssign):
+        return [node.annotation]
+    return []
+
+
+_FORMAT_FIELD = re.compile(r"(?<!\{)\{[^{}!:]*[.\[]")
+
+
+def _reaches_attributes(fmt: ast.expr) -> bool:
+    """A ``.format`` receiver that is not a literal, or a literal with a field that indexes or reads an
+    attribute (``{0.__class__}``, ``{x[k]}``)."""
+    if not (isinstance(fmt, ast.Constant) and isinstance(fmt.value, str)):
+        return True
+    return bool(_FORMAT_FIELD.search(fmt.value))
 
 
 def check_python_testbench(source: str) -> PolicyCheck:
@@ -205,6 +237,14 @@ def check_python_testbench(source: str) -> PolicyCheck:
                     "name is allowed only to read a port of the test's own dut argument: getattr(dut, name))")
             elif node.keywords or len(node.args) > 3 or any(isinstance(a, ast.Starred) for a in node.args):
                 add("computed-attribute", node, f"{node.func.id}() with unpacked arguments is not allowed")
+        for ann in _annotations(node):
+            if any(isinstance(c, ast.Constant) and isinstance(c.value, str) for c in ast.walk(ann)):
+                add("string-annotation", ann, "a string annotation is code that typing.get_type_hints() evaluates; "
+                    "write the type itself")
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format"
+                and _reaches_attributes(node.func.value)):
+            add("format-field", node, "str.format() with a computed format string, or a field like {0.x} or {0[k]}, "
+                "reads attributes by name; use an f-string")
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for t in targets:
