@@ -91,7 +91,7 @@ def rule_specs(design: Design) -> dict[str, dict[str, Any]]:
 
 
 def _clocks(specs: dict[str, dict[str, Any]]) -> list[str]:
-    return sorted({s["clock"] for s in specs.values() if s.get("clock")})
+    return sorted({s["clock"] for v in specs.values() for s in (v if isinstance(v, list) else [v]) if s.get("clock")})
 
 
 def harness_text(design: Design, dut_inputs: list[str], monitor_ports: list[str], clocks: list[str]) -> str:
@@ -245,15 +245,41 @@ class Outcome:
     why: str = ""
 
 
+HELPERS = {"onehot": lambda v: v != 0 and v & (v - 1) == 0, "lowzero": lambda v: (~v & (v + 1)).bit_length() - 1,
+           "popcount": lambda v: bin(v).count("1"), "bit": lambda v, i: (v >> i) & 1, "int": int, "bool": bool}
+
+
+def _value(expr: Any, env: dict[str, Any]) -> Any:
+    if not isinstance(expr, str):
+        return expr
+    return eval(expr, {"__builtins__": {}, **HELPERS}, env)  # noqa: S307 - the contract's own spec text
+
+
 def _eval(expr: str | None, values: dict[str, int], extra: dict[str, Any] | None = None) -> bool:
     if expr is None or expr == "":
         return True
-    return bool(eval(expr, {"__builtins__": {}, "onehot": lambda v: v != 0 and v & (v - 1) == 0},  # noqa: S307
-                     {**values, **(extra or {})}))
+    return bool(_value(expr, {**values, **(extra or {})}))
 
 
 def _active(spec: dict, edges: list[Edge]) -> list[bool]:
     return [_eval(spec.get("active"), e.values) for e in edges]
+
+
+def _states(spec: dict, edges: list[Edge], act: list[bool]) -> list[dict[str, Any]]:
+    """Per edge, the spec's ``state`` variables as they stand before that edge (``state``: name -> [initial,
+    update]; every update is evaluated at an active edge on the sampled ports and the previous state, all at
+    once like nonblocking assignments; an inactive edge (reset) puts them back to their initial values)."""
+    decl = spec.get("state") or {}
+    cur = {n: _value(init, {}) for n, (init, _) in decl.items()}
+    out = []
+    for e, a in zip(edges, act, strict=True):
+        out.append(dict(cur))
+        if not a:
+            cur = {n: _value(init, {}) for n, (init, _) in decl.items()}
+        else:
+            env = {**e.values, **cur}
+            cur = {n: _value(upd, env) for n, (_, upd) in decl.items()}
+    return out
 
 
 def _flip(value: int, width: int) -> int:
@@ -264,7 +290,7 @@ def _force_at_edge(port: str, edges: list[Edge], k: int, value: int, through: in
     """Force ``port`` to ``value`` so that edge k (through edge ``through``) samples it: from 1 ns after
     edge k-1 to 1 ns after the last edge."""
     on = edges[k - 1].time + DELTA_PS if k > 0 else 0
-    last = through if through is not None else k
+    last = min(through if through is not None else k, len(edges) - 1)
     return (port, on, edges[last].time + DELTA_PS, value)
 
 
@@ -301,16 +327,19 @@ def _pick(items: list, offsets: tuple[str, ...]) -> dict[str, Any]:
     return {k: v for k, v in out.items() if k in offsets}
 
 
-def generate(rule: str, spec: dict, trace: Trace, widths: dict[str, int]) -> tuple[list[Break], dict[str, str]]:
-    """The breaks of one rule and the offsets that could not be placed (offset -> why)."""
-    kind = spec.get("kind")
-    gen = _KINDS.get(kind)
-    if gen is None:
-        raise SelftestError(f"rule {rule}: unknown breaks kind {kind!r}")
-    skipped = dict(spec.get("skip") or {})
-    breaks, missing = gen(rule, spec, trace, widths)
-    for off, why in missing.items():
-        skipped.setdefault(off, why)
+def generate(rule: str, specs: dict | list, trace: Trace, widths: dict[str, int]) -> tuple[list[Break], dict[str, str]]:
+    """The breaks of one rule (``breaks``: one description or a list) and the offsets that could not be
+    placed (offset -> why)."""
+    breaks, skipped = [], {}
+    for spec in specs if isinstance(specs, list) else [specs]:
+        kind = spec.get("kind")
+        gen = _KINDS.get(kind)
+        if gen is None:
+            raise SelftestError(f"rule {rule}: unknown breaks kind {kind!r}")
+        got, missing = gen(rule, spec, trace, widths)
+        breaks += got
+        for off, why in {**(spec.get("skip") or {}), **missing}.items():
+            skipped.setdefault(f"{kind}:{off}", why)
     return breaks, skipped
 
 
@@ -349,7 +378,8 @@ def _gen_min_hold(rule, spec, trace, widths):
     n = int(spec["edges"])
     out, missing = [], {}
     for port in spec["ports"]:
-        ch = [k for k in _changes_at_edges(port, edges, act) if k + n < len(edges) and all(act[k:k + n + 1])]
+        ch = [k for k in _changes_at_edges(port, edges, act) if k + n < len(edges) and all(act[k:k + n + 1])
+              and all(_eval(spec.get("when"), edges[j].values) for j in range(k - 1, k + n + 1))]
         if not ch:
             missing.update(first="the reference never changes the port while active", last="idem", early="idem")
             continue
@@ -365,13 +395,19 @@ def _gen_min_hold(rule, spec, trace, widths):
 
 
 def _settled_changes(trace: Trace, port: str) -> list[tuple[int, int]]:
-    """The port's value changes, one per time step (the last value in the step)."""
-    out: list[tuple[int, int]] = []
+    """The port's value changes, one per time step (the value it settles on), from its initial value 0
+    (Verilator's, with ``+verilator+rand+reset+0``); a step that ends on the value before is no change."""
+    steps: list[tuple[int, int]] = []
     for t, v in trace.changes.get(port, []):
-        if out and out[-1][0] == t:
-            out[-1] = (t, v)
+        if steps and steps[-1][0] == t:
+            steps[-1] = (t, v)
         else:
+            steps.append((t, v))
+    out, last = [], 0
+    for t, v in steps:
+        if v != last:
             out.append((t, v))
+            last = v
     return out
 
 
@@ -390,12 +426,15 @@ def _gen_min_hold_ns(rule, spec, trace, widths):
         v0 = ch[0][1] if ch[0][0] == 0 else 0
         out.append(Break(rule, "time0", [(port, 0, gap - 1, _flip(v0, widths.get(port, 1)))], gap - 1,
                          "a value from time 0, replaced before the hold ends"))
+        out.append(Break(rule, "early", [(port, gap // 2, 3 * gap, _flip(v0, widths.get(port, 1)))], gap // 2,
+                         "the first new value, half the hold after time 0 (time 0 holds the first setting)"))
     return out, missing
 
 
 def _gen_stable(rule, spec, trace, widths):
     edges, act = _edges(spec, trace)
-    txs = transactions(spec, edges, act)
+    txs = [(s, [k for k in p if _eval(spec.get("when"), edges[k].values)]) for s, p in transactions(spec, edges, act)]
+    txs = [(s, p) for s, p in txs if p]
     out, missing = [], {}
     if not txs:
         return [], {o: "no transaction in the reference" for o in ("first", "last", "mid", "back_to_back")}
@@ -428,32 +467,32 @@ def _gen_stable(rule, spec, trace, widths):
 
 def _gen_forbid(rule, spec, trace, widths):
     edges, act = _edges(spec, trace)
+    states = _states(spec, edges, act)
     during = spec.get("during")
     inside = set()
     if during:
         for _s, prot in transactions(during, edges, act):
             inside.update(prot)
+    env = [{**e.values, **st} for e, st in zip(edges, states, strict=True)]
     where = [k for k in range(1, len(edges))
-             if act[k] and (k in inside if during else True) and _eval(spec.get("when"), edges[k].values)
-             and any(edges[k].values.get(p) != v for p, v in _setting(spec, edges[k].values).items())]
-    out, missing = [], {}
+             if act[k] and (k in inside if during else True) and _eval(spec.get("when"), env[k])
+             and any(edges[k].values.get(p) != v for p, v in _setting(spec, env[k]).items())]
+    out = []
     if not where:
         return [], {o: "no edge where the setting is forbidden" for o in ("time0", "first", "mid", "last")}
     for off, k in _pick(where, ("first", "mid", "last")).items():
-        out.append(Break(rule, off, [_force_at_edge(p, edges, k, v) for p, v in _setting(spec, edges[k].values).items()],
+        out.append(Break(rule, off, [_force_at_edge(p, edges, k, v) for p, v in _setting(spec, env[k]).items()],
                          edges[k].time, f"edge {k}"))
     k = where[0]
     if "time0" not in (spec.get("skip") or {}):
-        out.append(Break(rule, "time0", [(p, 0, edges[k].time + DELTA_PS, v)
-                                         for p, v in _setting(spec, edges[k].values).items()], edges[k].time,
-                         f"from time 0 through edge {k}"))
-    return out, missing
+        out.append(Break(rule, "time0", [(p, 0, edges[k].time + DELTA_PS, v) for p, v in _setting(spec, env[k]).items()],
+                         edges[k].time, f"from time 0 through edge {k}"))
+    return out, {}
 
 
-def _setting(spec: dict, values: dict[str, int]) -> dict[str, int]:
-    """port -> forced value; a value may be an expression over the sampled ports (e.g. ``PADDR ^ 4``)."""
-    return {p: (v if isinstance(v, int) else int(eval(v, {"__builtins__": {}}, dict(values))))  # noqa: S307
-            for p, v in spec["set"].items()}
+def _setting(spec: dict, env: dict[str, Any]) -> dict[str, int]:
+    """port -> forced value; a value may be an expression over the sampled ports and the state."""
+    return {p: int(_value(v, dict(env))) for p, v in spec["set"].items()}
 
 
 def _gen_value_any(rule, spec, trace, widths):
