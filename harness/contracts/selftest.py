@@ -265,14 +265,26 @@ def _active(spec: dict, edges: list[Edge]) -> list[bool]:
     return [_eval(spec.get("active"), e.values) for e in edges]
 
 
-def _states(spec: dict, edges: list[Edge], act: list[bool]) -> list[dict[str, Any]]:
+def _pulsed(trace: Trace, edges: list[Edge], reset: dict | None) -> set[int]:
+    """Edges k such that an asynchronous reset (``async_reset``: {port, active}) was asserted after edge k-1
+    and up to edge k: the state it clears is clear at k, though the sampled values never show it."""
+    if not reset:
+        return set()
+    times = [t for t, v in trace.changes.get(reset["port"], []) if v == int(reset.get("active", 0))]
+    return {k for k in range(1, len(edges)) if any(edges[k - 1].time < t <= edges[k].time for t in times)}
+
+
+def _states(spec: dict, edges: list[Edge], act: list[bool], pulsed: set[int] = frozenset()) -> list[dict[str, Any]]:
     """Per edge, the spec's ``state`` variables as they stand before that edge (``state``: name -> [initial,
     update]; every update is evaluated at an active edge on the sampled ports and the previous state, all at
-    once like nonblocking assignments; an inactive edge (reset) puts them back to their initial values)."""
+    once like nonblocking assignments; an inactive edge (reset) puts them back to their initial values, and
+    so does an asynchronous reset pulse between two edges)."""
     decl = spec.get("state") or {}
     cur = {n: _value(init, {}) for n, (init, _) in decl.items()}
     out = []
-    for e, a in zip(edges, act, strict=True):
+    for k, (e, a) in enumerate(zip(edges, act, strict=True)):
+        if k in pulsed:
+            cur = {n: _value(init, {}) for n, (init, _) in decl.items()}
         out.append(dict(cur))
         if not a:
             cur = {n: _value(init, {}) for n, (init, _) in decl.items()}
@@ -358,7 +370,7 @@ def _gen_pulse(rule, spec, trace, widths):
             continue
         out.append(Break(rule, "first", [_force_at_edge(port, edges, first, 1, first + 1)], edges[first + 1].time))
         out.append(Break(rule, "time0", [(port, 0, edges[first + 1].time + DELTA_PS, 1)], edges[first + 1].time))
-        pulses = [k for k in range(first, len(edges) - 1)
+        pulses = [k for k in range(first, len(edges) - 2)
                   if act[k] and act[k + 1] and edges[k].values[port] and not edges[k + 1].values[port]]
         for off, k in _pick(pulses, ("first", "last")).items():
             label = "back_to_back" if off == "first" else "last"
@@ -378,7 +390,7 @@ def _gen_min_hold(rule, spec, trace, widths):
     n = int(spec["edges"])
     out, missing = [], {}
     for port in spec["ports"]:
-        ch = [k for k in _changes_at_edges(port, edges, act) if k + n < len(edges) and all(act[k:k + n + 1])
+        ch = [k for k in _changes_at_edges(port, edges, act) if k + n + 1 < len(edges) and all(act[k:k + n + 1])
               and all(_eval(spec.get("when"), edges[j].values) for j in range(k - 1, k + n + 1))]
         if not ch:
             missing.update(first="the reference never changes the port while active", last="idem", early="idem")
@@ -433,7 +445,8 @@ def _gen_min_hold_ns(rule, spec, trace, widths):
 
 def _gen_stable(rule, spec, trace, widths):
     edges, act = _edges(spec, trace)
-    txs = [(s, [k for k in p if _eval(spec.get("when"), edges[k].values)]) for s, p in transactions(spec, edges, act)]
+    txs = [(s, [k for k in p if k < len(edges) - 1 and _eval(spec.get("when"), edges[k].values)])
+           for s, p in transactions(spec, edges, act)]
     txs = [(s, p) for s, p in txs if p]
     out, missing = [], {}
     if not txs:
@@ -456,25 +469,45 @@ def _gen_stable(rule, spec, trace, widths):
                 out.append(Break(rule, "mid", [_force_at_edge(port, edges, k, _flip(edges[k].values[port], w))],
                                  edges[k].time, f"edge {k} of the transaction started at edge {s}"))
         b2b = next((p for (s0, p0), (s, p) in zip(txs, txs[1:], strict=False) if s <= p0[-1] + 1), None)
-        if b2b is None:
-            missing["back_to_back"] = "the reference runs no transactions back to back"
-        else:
+        kicked = _kick(spec, edges, act, txs)
+        if b2b is not None:
             k = b2b[0]
             out.append(Break(rule, "back_to_back", [_force_at_edge(port, edges, k, _flip(edges[k].values[port], w))],
                              edges[k].time, "first edge of a transaction started as the previous one ended"))
+        elif kicked is not None:
+            ke, kick = kicked
+            k = ke + 1
+            out.append(Break(rule, "back_to_back", [*kick, _force_at_edge(port, edges, k, _flip(edges[k].values[port], w))],
+                             edges[k].time, f"first edge of a transaction started ({spec['kick']}) at edge {ke}, as "
+                                            "the previous one ended"))
+        else:
+            missing["back_to_back"] = "the reference runs no transactions back to back (and the spec gives no kick)"
     return out, missing
+
+
+def _kick(spec: dict, edges: list[Edge], act: list[bool], txs: list) -> tuple[int, list[tuple]] | None:
+    """A transaction started by forcing ``kick`` (port -> value) at the edge that ends one of the reference
+    (``kick_at: end``) or the edge after it (``after``): (that edge, its forces), or None."""
+    if not spec.get("kick"):
+        return None
+    for _s, prot in txs:
+        end = prot[-1] + (0 if spec.get("inclusive") else 1)
+        ke = end + (1 if spec.get("kick_at") == "after" else 0)
+        if ke + 1 < len(edges) and all(act[end:ke + 2]):
+            return ke, [_force_at_edge(p, edges, ke, int(v)) for p, v in spec["kick"].items()]
+    return None
 
 
 def _gen_forbid(rule, spec, trace, widths):
     edges, act = _edges(spec, trace)
-    states = _states(spec, edges, act)
+    states = _states(spec, edges, act, _pulsed(trace, edges, spec.get("async_reset")))
     during = spec.get("during")
     inside = set()
     if during:
         for _s, prot in transactions(during, edges, act):
             inside.update(prot)
     env = [{**e.values, **st} for e, st in zip(edges, states, strict=True)]
-    where = [k for k in range(1, len(edges))
+    where = [k for k in range(1, len(edges) - 1)  # not the last edge: the run may end in its time step
              if act[k] and (k in inside if during else True) and _eval(spec.get("when"), env[k])
              and any(edges[k].values.get(p) != v for p, v in _setting(spec, env[k]).items())]
     out = []
