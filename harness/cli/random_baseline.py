@@ -57,7 +57,12 @@ def random_baseline_cmd(benchmark, n_samples, seed, max_rounds, protocol, split,
         rec = from_runs(direct, agentic, diff)
     except ValueError as e:
         raise click.ClickException(str(e)) from None
-    add_floors(rec, _tasks(benchmark, split), _floor_scorer())
+    try:
+        tasks = select_tasks(benchmark, split)
+    except (TaskSelectionError, Exception) as e:  # noqa: BLE001 - the record stands without its floors, said so
+        click.echo(f"warning: no floors recorded (the tasks of {benchmark} cannot be loaded: {e})", err=True)
+    else:
+        add_floors(rec, tasks, _floor_scorer())
     path = rec.write(out)
     note_in_manifest(path.parent, rec)
     hard = sorted(rec.random_hard)
