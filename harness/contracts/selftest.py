@@ -60,11 +60,14 @@ from ecov.harness.hdl.ports import parse_ports
 from ecov.harness.hdl.text import TESTBENCH_UNITS, declared_names, find_top
 from ecov.harness.sandbox.base import Limits
 from ecov.harness.sim.jobfiles import write_design
+from ecov.harness.sim.jobs import job_folder, run_with_out_dir
+from ecov.harness.sim.verilator import main_input
 
 TB_FILE = "testbench.sv"
 MARK = "ECOV-ST"
 DELTA_PS = 1000  # a forced change lands 1 ns after the edge before the one that samples it
 OFFSETS = ("time0", "first", "early", "mid", "last", "back_to_back")
+STOP_AFTER_PS = 2000  # a break run ends this long after its deadline
 
 SELFTEST_PRELUDE = f"""`resetall
 `undefineall
@@ -112,6 +115,10 @@ def harness_text(design: Design, dut_inputs: list[str], monitor_ports: list[str]
         L.append(f'  always @({top}.{p}) $display("{MARK} C {i} %0d %h", longint\'($realtime * 1000.0), {top}.{p});')
     L.append("endmodule")
     L.append("module ecov_selftest_breaker;")
+    L += ["  initial begin : stop",  # a break is judged by its deadline: the run need not go further
+          "    longint at;",
+          '    if ($value$plusargs("ecov_stop=%d", at)) begin #(at * 0.001); $finish; end',
+          "  end"]
     for p in dut_inputs:
         L += [f"  initial begin : b_{p}",
               "    string s; longint on, off; logic [1023:0] v;",
@@ -138,13 +145,21 @@ class Built:
     widths: dict[str, int]
     dut_inputs: list[str]
 
-    def run(self, forces: list[tuple[str, int, int, int]] = (), seconds: float = 120.0) -> str:
+    def run(self, forces: list[tuple[str, int, int, int]] = (), seconds: float = 120.0, stop: int | None = None) -> str:
+        """Run the binary with ``forces`` (port, on ps, off ps, value); with ``stop``, end at that time (ps)."""
         args = [f"+brk_{p}={on}:{off}:{value:x}" for p, on, off, value in forces]
-        res = self.engine.sandbox.run(["./sim", "+verilator+seed+1", "+verilator+rand+reset+0", *args], self.job,
-                                      Limits(wall_seconds=seconds, cpu_seconds=int(seconds) + 5,
-                                             output_bytes=256_000_000, file_mb=512), untrusted=True)
-        if res.timed_out:
-            raise SelftestError(f"the self-test run timed out ({seconds:.0f} s)")
+        args += [f"+ecov_stop={stop}"] if stop is not None else []
+        limits = Limits(wall_seconds=seconds, cpu_seconds=int(seconds) + 5, output_bytes=256_000_000, file_mb=512)
+
+        def run(out: Path, nonce: str):  # as the engine runs it: the harness main writes into a private folder
+            argv = ["./sim", "+verilator+seed+1", "+verilator+rand+reset+0", "+verilator+error+limit+1000000", *args]
+            return self.engine.sandbox.run(argv, self.job, limits, untrusted=True, rw_paths=(str(out),),
+                                           stdin=main_input(out, nonce))
+
+        res, _ = run_with_out_dir(run)
+        if res.timed_out or res.returncode != 0:
+            raise SelftestError(f"the self-test run failed (exit {res.returncode}, timed out {res.timed_out}): "
+                                f"{res.output[-800:]}")
         return res.output
 
     def close(self) -> None:
@@ -152,7 +167,8 @@ class Built:
 
 
 def build(engine: Any, design: Design, testbench: str, job: Path) -> Built:
-    """Build ``testbench`` with the monitor, probe and breakers into ``job`` (once per task)."""
+    """Build ``testbench`` with the monitor, probe and breakers into ``job`` (once per task): an empty job
+    folder from ecov.harness.sim.jobs.job_folder, which the sandbox runs in as the engine's jobs do."""
     meta = check(design.contract, design)
     specs = rule_specs(design)
     mon = parse_ports([SourceFile("contract.sv", design.contract.sv)], "ecov_contract")
@@ -160,9 +176,6 @@ def build(engine: Any, design: Design, testbench: str, job: Path) -> Built:
     monitor_ports = [p.name for p in mon.ports]
     widths = {p.name: p.width for p in dut.ports}
     dut_inputs = [p.name for p in dut.inputs if not p.is_array and not p.type_name]
-    if job.exists():
-        shutil.rmtree(job)
-    job.mkdir(parents=True)
     sources = write_design(job, ((f.name, f.content) for f in design.files))
     (job / TB_FILE).write_text(re.sub(r"\$stop\b", "$finish", testbench))
     sources.append(TB_FILE)
@@ -599,22 +612,34 @@ class Report:
     missing_specs: list[str]
 
     @property
+    def unbroken_rules(self) -> list[str]:
+        """Rules with a description but no break the reference let the self-test place."""
+        return [r for r in self.skipped if not any(o.brk.rule == r for o in self.outcomes)]
+
+    @property
     def ok(self) -> bool:
-        return not self.unbroken_violations and not self.missing_specs and all(o.caught for o in self.outcomes)
+        return (not self.unbroken_violations and not self.missing_specs and not self.unbroken_rules
+                and all(o.caught for o in self.outcomes))
 
     def lines(self) -> list[str]:
         out = [f"{self.task_id}: {sum(o.caught for o in self.outcomes)}/{len(self.outcomes)} breaks caught"]
         out += [f"  UNBROKEN RUN VIOLATION {r} at {t} ps" for r, t, _ in self.unbroken_violations[:3]]
         out += [f"  NO BREAKS DESCRIBED for rule {r}" for r in self.missing_specs]
+        out += [f"  NO BREAK PLACED for rule {r}: {self.skipped[r]}" for r in self.unbroken_rules]
         for o in self.outcomes:
             if not o.caught:
                 out.append(f"  MISSED {o.brk.rule} @{o.brk.offset} ({o.brk.note}; forces {o.brk.forces}): {o.why}")
         return out
 
 
-def selftest(engine: Any, design: Design, testbench: str, job: Path, task_id: str = "",
-             only: set[str] | None = None) -> Report:
+def selftest(engine: Any, design: Design, testbench: str, task_id: str = "", only: set[str] | None = None,
+             keep: bool = False) -> Report:
     """Build once, run unbroken, then run every generated break; the report lists what was missed."""
+    with job_folder("selftest-", keep) as job:
+        return _selftest(engine, design, testbench, job, task_id, only)
+
+
+def _selftest(engine: Any, design: Design, testbench: str, job: Path, task_id: str, only: set[str] | None) -> Report:
     meta = meta_of(design.contract)
     specs = rule_specs(design)
     built = build(engine, design, testbench, job)
@@ -632,7 +657,8 @@ def selftest(engine: Any, design: Design, testbench: str, job: Path, task_id: st
                 bad = [p for p, *_ in brk.forces if p not in built.dut_inputs]
                 if bad:
                     raise SelftestError(f"rule {rule.name}: {bad} are not DUT inputs the breaker can force")
-                outcomes.append(judge(brk, parse_output(built.run(brk.forces), built.monitor_ports)))
+                out = built.run(brk.forces, stop=brk.by + STOP_AFTER_PS)
+                outcomes.append(judge(brk, parse_output(out, built.monitor_ports)))
         return Report(task_id, outcomes, skipped, base.violations, missing)
     finally:
         built.close()
