@@ -29,6 +29,7 @@ from ecov.harness.benchmark.store import load_benchmark
 from ecov.harness.cli.data import main
 from ecov.harness.core.records import SourceFile, Target
 from ecov.harness.tasks import Task
+from ecov.harness.tracks.sv.floor_tb import floor_testbench
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 needs_shared = pytest.mark.skipif(not (SHARED / "cvdp-examples").is_dir(), reason="../shared/data is not present")
@@ -128,3 +129,37 @@ def test_cli_validate_write_targets(tmp_path):
     assert r.exit_code == 0 and "1/1 tasks' targets met" in r.output
     r = runner.invoke(main, ["validate", "ecov-embedded", "--write-targets"])
     assert r.exit_code == 2 and "needs a built folder" in r.output
+
+
+COUNTER = ("module cnt(input logic clk, input logic rst, input logic up, output logic [3:0] q);\n"
+           "  always @(posedge clk) if (rst) q <= 0; else if (up) q <= q + 4'd1; else q <= q + 4'd2;\n"
+           "endmodule\n")
+COUNTER_TB = ("module tb;\n  logic clk = 0, rst = 1, up = 0; wire [3:0] q;\n  cnt dut(.clk(clk), .rst(rst), .up(up), .q(q));\n"
+              "  always #5 clk = ~clk;\n  initial begin #20 rst = 0; repeat (40) begin @(negedge clk) up = ~up; end\n"
+              "    $finish; end\nendmodule\n")
+
+
+def counter_task(percent: float) -> Task:
+    return Task("cnt", "cvdp-ecov", [SourceFile("cnt.sv", COUNTER)], [], "cnt", "dut", "",
+                [Target("dut", "overall", percent)], source={"upstream_target": str(percent)},
+                reference_tbs=[SourceFile("tb.sv", COUNTER_TB)])
+
+
+def test_floor_testbench_meeting_a_target(score):
+    """Issue 32: a target that a testbench driving nothing meets is raised to the reference's floor(ceiling)
+    when the floors stay below it, and the task is recorded as measuring nothing when they do not."""
+    cal = calibrate_task(counter_task(50.0), score)
+    assert [f.tb for f in cal.floors] == ["floor:empty", "floor:idle"] and all(f.status == "ok" for f in cal.floors)
+    empty, idle = (f.values["dut:overall"] for f in cal.floors)
+    ceiling = cal.ceiling["dut:overall"]
+    assert empty < idle < ceiling  # the idle counter counts by two: `up` never toggles, one branch stays dark
+    low = counter_task(math.floor(idle))  # a target the idle floor meets, below the reference's reach
+    new, why = apply_rule(low, calibrate_task(low, score))
+    assert why == "" and new.targets[0].percent == math.floor(ceiling) and "measures_nothing" not in new.source
+    # a reference no better than the idle floor: nothing to raise the target to, so it measures nothing
+    at_idle = replace(low, reference_tbs=[SourceFile("idle.sv", floor_testbench(low, "idle"))])
+    cal = calibrate_task(at_idle, score)
+    new, why = apply_rule(at_idle, cal)
+    assert why == "" and new.source["measures_nothing"].startswith("a testbench that drives nothing meets")
+    assert "MEETS THE TARGET" in table([cal]) and summary([cal])["floor_met"] == ["cnt"]
+

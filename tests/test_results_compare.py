@@ -298,6 +298,8 @@ def test_random_baseline_command_and_reference_win_end_to_end(tmp_path, monkeypa
     assert "fails 1 of 1 tasks" in r.output and (bench / "random_baseline.json").is_file()
     rec = RandomBaseline.from_dict(json.loads((bench / "random_baseline.json").read_text()))
     assert rec.random_hard == {"lock_fsm"} and rec.tasks["lock_fsm"].difficulty == "medium"
+    b = rec.tasks["lock_fsm"]  # the floor (issue 32): testbenches that drive nothing, scored, below the target
+    assert 0 <= b.empty_overall < b.idle_overall < 95 and not b.floor_meets and rec.measures_nothing == set()
     random_direct = tmp_path / "runs" / f"random-baseline_{slug(str(bench))}_direct"
 
     tasks = _load_tasks(str(bench), "test", (), None)

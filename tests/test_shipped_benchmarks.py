@@ -16,10 +16,11 @@ import pytest
 from ecov.harness.benchmark.calibrate import rule_percent, target_key
 from ecov.harness.benchmark.spec import get_benchmark
 from ecov.harness.benchmark.store import dataset_hash, load_benchmark, read_manifest, shipped_dir
+from ecov.harness.evaluation.baseline import load_random_baseline
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ("cvdp-ecov", "autoeval-ecov")
-CALIBRATION_KEYS = ("ceiling", "calibration", "target_rule")
+CALIBRATION_KEYS = ("ceiling", "calibration", "target_rule", "measures_nothing")
 
 
 @pytest.mark.parametrize("name", SHIPPED)
@@ -91,3 +92,18 @@ def test_cvdp_references_are_never_in_a_prompt():
     for ref in t.reference_tbs:
         body = [ln for ln in ref.content.splitlines() if len(ln.strip()) > 30]
         assert not any(ln in text for ln in body[:20])
+
+
+@pytest.mark.parametrize("name", (*SHIPPED, "ecov-embedded"))
+def test_no_target_is_met_by_a_testbench_that_drives_nothing(name):
+    """Issue 32: the floors in random_baseline.json (`empty`, `idle`) stay below every task's targets,
+    except on the tasks calibration recorded as measuring nothing (which the headline leaves out)."""
+    rec = load_random_baseline(name)
+    tasks = load_benchmark(None if name == "ecov-embedded" else name)
+    assert rec is not None and all(rec.tasks[t.id].idle_overall is not None for t in tasks)
+    marked = {t.id for t in tasks if t.source.get("measures_nothing")}
+    assert rec.measures_nothing == marked
+    for t in tasks:
+        b = rec.tasks[t.id]
+        below = all(max(b.empty_overall, b.idle_overall) < x.percent for x in t.targets if x.metric == "overall")
+        assert below or t.id in marked, (t.id, b)

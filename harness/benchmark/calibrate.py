@@ -11,6 +11,12 @@ single run reaches for a target is its *ceiling*. Each benchmark has a target ru
 
 A task whose runs all fail, or whose ceiling is 0 (no coverage points under Verilator), cannot be
 calibrated: it is listed with its reason and left out when targets are rewritten.
+
+Every task is also scored with the two floor testbenches, which drive nothing (ecov.harness.tracks.sv.floor_tb:
+``empty``, every input held at 0; ``idle``, clocks and resets only). A target a floor meets measures
+nothing (issue 32): the rule raises it to the reference's floor(ceiling) when the floors stay below that,
+and otherwise records the task as measuring nothing (``source.measures_nothing``), which the headline
+figures leave out. ``ecov-data validate`` fails on a task a floor passes that is not so recorded.
 """
 
 from __future__ import annotations
@@ -50,6 +56,13 @@ class Calibration:
     benchmark: str
     targets: list[Target]
     runs: list[Run] = field(default_factory=list)
+    floors: list[Run] = field(default_factory=list)  # the floor testbenches (never a ceiling)
+
+    def floors_meeting(self, targets: list[Target] | None = None) -> list[str]:
+        """The floors (``empty``, ``idle``) whose run meets ``targets`` (default: the task's own)."""
+        targets = self.targets if targets is None else targets
+        return [f.tb for f in self.floors
+                if f.status == OK and all(f.values.get(target_key(t), 0.0) >= t.percent for t in targets)]
 
     @property
     def ok_runs(self) -> list[Run]:
@@ -88,6 +101,7 @@ class Calibration:
             "task_id": self.task_id, "benchmark": self.benchmark,
             "targets": [t.to_dict() for t in self.targets], "ceiling": self.ceiling, "met": self.met,
             "by": self.by, "problem": self.problem, "runs": [asdict(r) for r in self.runs],
+            "floors": [asdict(r) for r in self.floors], "floors_meeting": self.floors_meeting(),
         }
 
 
@@ -144,12 +158,30 @@ def _run(score: Scorer, task: Task, name: str, tb: str, seed: int) -> Run:
     return Run(name, res.status, values, res.overall, res.meets(task.targets), list(res.errors[:3]), res.cached)
 
 
+def floor_testbenches(task: Task) -> list[tuple[str, str]]:
+    """(name, text) of the floor testbenches of ``task``: ``floor:empty``, ``floor:idle``."""
+    from ecov.harness.tracks.random_plan import PlanError
+    from ecov.harness.tracks.sv.floor_tb import FLOORS, floor_testbench
+
+    try:
+        return [(f"floor:{kind}", floor_testbench(task, kind)) for kind in FLOORS]
+    except PlanError as e:
+        raise ValueError(f"{task.id}: {e}") from None
+
+
 def calibrate_task(task: Task, score: Scorer, seed: int = 1, random_cycles: int = RANDOM_CYCLES,
                    always_random: bool = False) -> Calibration:
-    """Score every reference testbench; add a random-stimulus run when none finished (or when asked)."""
+    """Score every reference testbench and the floors; add a random-stimulus run when no reference
+    finished (or when asked)."""
     cal = Calibration(task.id, task.benchmark, list(task.targets))
     for ref in task.reference_tbs:
         cal.runs.append(_run(score, task, ref.name, ref.content, seed))
+    try:
+        floors = floor_testbenches(task)
+    except ValueError as e:
+        cal.floors.append(Run("floor", "infra_error", {}, 0.0, False, [str(e)]))
+    else:
+        cal.floors += [_run(score, task, name, tb, seed) for name, tb in floors]
     if always_random or not cal.ok_runs:
         try:
             tb = random_testbench(task, random_cycles)
@@ -206,21 +238,45 @@ def rule_targets(task: Task, ceiling: dict[str, float]) -> list[Target]:
             for t in task.targets]
 
 
+def floor_rule(targets: list[Target], cal: Calibration) -> tuple[list[Target], str]:
+    """(targets, why the task measures nothing or ""): a target a floor testbench meets is raised to the
+    reference's floor(ceiling) when no floor meets that; when one still does, the targets stay and the
+    task measures nothing."""
+    met = cal.floors_meeting(targets)
+    if not met:
+        return targets, ""
+    ceiling = cal.ceiling
+    raised = [replace(t, percent=max(t.percent, float(math.floor(ceiling[target_key(t)] + 1e-9)))) for t in targets]
+    if not cal.floors_meeting(raised):
+        return raised, ""
+    figures = ", ".join(f"{f.tb} {f.overall:.2f}" for f in cal.floors if f.tb in met)
+    return targets, (f"a testbench that drives nothing meets {_targets_text(targets)} ({figures}; the "
+                     f"reference's ceiling is {', '.join(f'{v:.2f}' for v in ceiling.values())})")
+
+
 def apply_rule(task: Task, cal: Calibration) -> tuple[Task | None, str]:
     """(task with rule targets and calibration recorded in ``source``, "") or (None, reason left out)."""
     if cal.problem:
         return None, cal.problem
+    source = dict(task.source)
     if task.benchmark == "ecov-embedded":
         return task, ""
     ceiling = cal.ceiling
-    new_targets = rule_targets(task, ceiling)
-    source = dict(task.source)
+    new_targets, nothing = floor_rule(rule_targets(task, ceiling), cal)
+    source.pop("measures_nothing", None)
     source.update({
         "ceiling": ", ".join(f"{k}={v:.2f}" for k, v in ceiling.items()),
         "calibration": f"verilator: {cal.by}",
         "target_rule": f"{task.benchmark}: {target_rule(task.benchmark)}",
+        **({"measures_nothing": nothing} if nothing else {}),
     })
     return replace(task, targets=new_targets, source=source), ""
+
+
+def unmarked_floor_passes(tasks: list[Task], cals: list[Calibration]) -> list[str]:
+    """Tasks whose targets a floor testbench meets and that are not recorded as measuring nothing."""
+    return [c.task_id for t, c in zip(tasks, cals, strict=True)
+            if c.floors_meeting() and not t.source.get("measures_nothing")]
 
 
 # ---- reporting ---------------------------------------------------------------------------------------
@@ -232,12 +288,15 @@ def _targets_text(targets: list[Target]) -> str:
 
 def table(cals: list[Calibration]) -> str:
     """One line per task: id, targets, ceiling, which run, met yes/no (or why it cannot be calibrated)."""
-    rows = [("task", "targets", "ceiling", "by", "met")]
+    rows = [("task", "targets", "ceiling", "by", "met", "floors (empty, idle)")]
     for c in cals:
         ceil = ", ".join(f"{v:.2f}" for v in c.ceiling.values()) if c.ok_runs else "-"
         met = "yes" if c.met else ("UNCALIBRATED" if c.problem else "no")
-        rows.append((c.task_id, _targets_text(c.targets), ceil, c.by or "-", met))
-    widths = [min(60, max(len(r[i]) for r in rows)) for i in range(5)]
+        floors = ", ".join(f"{f.overall:.2f}" if f.status == OK else f.status for f in c.floors) or "-"
+        if c.floors_meeting():
+            floors += " MEETS THE TARGET"
+        rows.append((c.task_id, _targets_text(c.targets), ceil, c.by or "-", met, floors))
+    widths = [min(60, max(len(r[i]) for r in rows)) for i in range(6)]
     lines = ["  ".join(str(v)[:60].ljust(w) for v, w in zip(r, widths, strict=True)).rstrip() for r in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
     problems = [c for c in cals if c.problem]
@@ -251,7 +310,9 @@ def summary(cals: list[Calibration]) -> dict[str, Any]:
     met = sum(c.met for c in cals)
     problems = [c for c in cals if c.problem]
     random_only = sum(1 for c in cals if c.by == "random-stimulus")
+    floor_met = [c.task_id for c in cals if c.floors_meeting()]
     return {"tasks": n, "met": met, "not_met": sum(1 for c in cals if not c.met and not c.problem),
-            "uncalibrated": len(problems), "random_stimulus": random_only,
+            "uncalibrated": len(problems), "random_stimulus": random_only, "floor_met": floor_met,
             "line": f"{met}/{n} tasks' targets met by a reference run; {len(problems)} cannot be calibrated; "
-                    f"{random_only} calibrated by random stimulus"}
+                    f"{random_only} calibrated by random stimulus; {len(floor_met)} met by a testbench that "
+                    "drives nothing"}

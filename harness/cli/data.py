@@ -154,8 +154,16 @@ def validate(benchmark: str, split: str, json_out: Path | None, write_targets: b
              limit: int | None, seed: int, random_cycles: int, quiet: bool, jobs: int | None, executor: str,
              ray_address: str | None) -> None:
     """Run every reference testbench of BENCHMARK (a folder, ecov-embedded or a hub id) and print the
-    ceiling each task reaches against its targets. Exit 1 when some task's targets are not met."""
-    from ecov.harness.benchmark.calibrate import calibrate, engine_scorer, summary, table
+    ceiling each task reaches against its targets, beside what two testbenches that drive nothing reach
+    (the floors). Exit 1 when some task's targets are not met, or a floor meets the targets of a task not
+    recorded as measuring nothing."""
+    from ecov.harness.benchmark.calibrate import (
+        calibrate,
+        engine_scorer,
+        summary,
+        table,
+        unmarked_floor_passes,
+    )
 
     folder = Path(benchmark)
     if write_targets and not (folder.is_dir() and (folder / "manifest.json").is_file()):
@@ -204,8 +212,13 @@ def validate(benchmark: str, split: str, json_out: Path | None, write_targets: b
     if json_out:
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(json.dumps(report, indent=2, sort_keys=True))
-    if not write_targets and summ["met"] < summ["tasks"]:
-        sys.exit(1)
+    if not write_targets:
+        floor = unmarked_floor_passes(tasks, cals)
+        if floor:
+            click.echo(f"a testbench that drives nothing meets the targets of {len(floor)} task(s) not recorded as "
+                       f"measuring nothing (rebuild with --write-targets): {', '.join(floor)}", err=True)
+        if summ["met"] < summ["tasks"] or floor:
+            sys.exit(1)
 
 
 def _write_targets(folder: Path, split: str, tasks, cals, summ, seed: int) -> dict:
@@ -227,16 +240,18 @@ def _write_targets(folder: Path, split: str, tasks, cals, summ, seed: int) -> di
     fmt = find_data_file(folder, split).suffix.lstrip(".")
     save_tasks(new_tasks, folder, split=split, fmt=fmt)
     manifest = read_manifest(folder)
+    nothing = [{"id": t.id, "why": t.source["measures_nothing"]} for t in new_tasks if t.source.get("measures_nothing")]
     after = f"after the rule: {met_after}/{len(new_tasks)} kept tasks' targets met by a reference run; " \
-            f"{len(left_out)} left out"
+            f"{len(left_out)} left out; {len(nothing)} measure nothing (a testbench that drives nothing meets them)"
     manifest.update({
         "count": len(new_tasks),
         "dataset_hash": dataset_hash(new_tasks),
         "calibration": {"at": _now(), "seed": seed, "before": summ, "after": after,
-                        "met_after": met_after, "left_out": left_out},
+                        "met_after": met_after, "left_out": left_out, "measures_nothing": nothing},
     })
     write_manifest(folder, manifest)
-    return {"line": after, "met": met_after, "kept": len(new_tasks), "left_out": left_out}
+    return {"line": after, "met": met_after, "kept": len(new_tasks), "left_out": left_out,
+            "measures_nothing": nothing}
 
 
 @main.command()

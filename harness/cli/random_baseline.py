@@ -7,13 +7,16 @@ from pathlib import Path
 
 import click
 
+from ecov.harness.benchmark.calibrate import floor_testbenches
 from ecov.harness.benchmark.store import TaskSelectionError, dataset_hash, load_benchmark, select_tasks
 from ecov.harness.cli.eval import slug
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, protocol_names
 from ecov.harness.core.run_folder import RunConfig
-from ecov.harness.evaluation.baseline import RECORD_NAME, default_out, from_runs, note_in_manifest
+from ecov.harness.evaluation.baseline import RECORD_NAME, add_floors, default_out, from_runs, note_in_manifest
 from ecov.harness.evaluation.runner import run_eval
 from ecov.harness.models import get_model
+from ecov.harness.scoring.config import EngineConfig
+from ecov.harness.tracks.sv.scorer import Engine
 
 
 @click.command(name="random-baseline")
@@ -54,6 +57,12 @@ def random_baseline_cmd(benchmark, n_samples, seed, max_rounds, protocol, split,
         rec = from_runs(direct, agentic, diff)
     except ValueError as e:
         raise click.ClickException(str(e)) from None
+    try:
+        tasks = select_tasks(benchmark, split)
+    except Exception as e:  # noqa: BLE001 - the record stands without its floors, and says so
+        click.echo(f"warning: no floors recorded (the tasks of {benchmark} cannot be loaded: {e})", err=True)
+    else:
+        add_floors(rec, tasks, _floor_scorer())
     path = rec.write(out)
     note_in_manifest(path.parent, rec)
     hard = sorted(rec.random_hard)
@@ -61,14 +70,42 @@ def random_baseline_cmd(benchmark, n_samples, seed, max_rounds, protocol, split,
                f"tasks in agentic mode -> {path}")
     if hard:
         click.echo("random-hard: " + ", ".join(hard))
+    if rec.measures_nothing:
+        click.echo("measures nothing (a testbench that drives nothing meets the targets): "
+                   + ", ".join(sorted(rec.measures_nothing)))
+
+
+def _tasks(benchmark: str, split: str) -> list:
+    try:
+        return select_tasks(benchmark, split)
+    except TaskSelectionError as e:
+        raise click.BadParameter(str(e), param_hint=e.param) from None
+
+
+def _floor_scorer():
+    """task -> {floor: ScoreResult}: the floor testbenches (calibrate.floor_testbenches) through the SV engine."""
+    engine = Engine(EngineConfig())
+
+    def floors(task) -> dict:
+        try:
+            tbs = floor_testbenches(task)
+        except ValueError as e:
+            raise click.ClickException(str(e)) from None
+        out = {}
+        for name, tb in tbs:
+            res = engine.score(task.design, tb)
+            if res.status not in ("ok", "no_finish"):
+                raise click.ClickException(f"{task.id}: the {name} testbench did not run ({res.status}: "
+                                           f"{'; '.join(res.errors[:2])})")
+            out[name.split(":", 1)[1]] = res
+        return out
+
+    return floors
 
 
 def _run_both(benchmark, split, n, seed, max_rounds, protocol, workers, runs_dir: Path,
               tag: str) -> tuple[Path, Path]:
-    try:
-        tasks = select_tasks(benchmark, split)
-    except TaskSelectionError as e:
-        raise click.BadParameter(str(e), param_hint=e.param) from None
+    tasks = _tasks(benchmark, split)
     folders = []
     for mode in ("direct", "agentic"):
         folder = runs_dir / f"random-baseline_{tag}_{mode}"

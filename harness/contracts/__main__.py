@@ -1,8 +1,10 @@
-"""Tools for contract authors: ``python -m ecov.harness.contracts hash|check BENCHMARK TASK...``.
+"""Tools for contract authors: ``python -m ecov.harness.contracts hash|check|selftest BENCHMARK TASK...``.
 
 ``hash`` prints the design_sha256 to put in contract.json; ``check`` scores the task's reference
 testbench(es) with the contract bound and prints the first violation, bins hit and whether the DUT's
-coverage is unchanged by the monitor (the calibration every shipped contract must pass).
+coverage is unchanged by the monitor (the calibration every shipped contract must pass); ``selftest``
+breaks every rule at every offset its ``breaks`` description yields (ecov.harness.contracts.selftest) and
+prints what the monitor missed.
 ``--reference-dir DIR`` scores ``DIR/<task id>.sv`` instead of the built task's references (a reference
 being fixed before the benchmark is rebuilt); the output then says whether the task's current targets are
 met, on the whole run and on its legal part.
@@ -18,6 +20,7 @@ from pathlib import Path
 from ecov.harness.benchmark.calibrate import rule_targets, target_key
 from ecov.harness.benchmark.store import load_benchmark
 from ecov.harness.contracts.calibration import check_reference
+from ecov.harness.contracts.selftest import SelftestError, selftest
 from ecov.harness.contracts.spec import ContractError, check, design_sha256
 from ecov.harness.core.records import SourceFile
 from ecov.harness.scoring.config import EngineConfig
@@ -32,7 +35,7 @@ def _rebuilt_targets(task, result) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m ecov.harness.contracts", description=__doc__)
-    ap.add_argument("command", choices=["hash", "check"])
+    ap.add_argument("command", choices=["hash", "check", "selftest"])
     ap.add_argument("benchmark", help="ecov-embedded, cvdp-ecov, autoeval-ecov or a built folder")
     ap.add_argument("tasks", nargs="*", help="task ids (default: every task; for check, every task with a contract)")
     ap.add_argument("--reference-dir", type=Path, default=None,
@@ -46,6 +49,8 @@ def main(argv: list[str] | None = None) -> int:
             print(t.id, design_sha256(t.rtl_files))
         return 0
     engine = Engine(EngineConfig())
+    if args.command == "selftest":
+        return _selftest(engine, tasks)
     bad = 0
     for t in tasks:
         if t.contract is None:
@@ -72,6 +77,25 @@ def main(argv: list[str] | None = None) -> int:
                               "rebuilt_targets": _rebuilt_targets(t, with_c),
                               "overall": with_c.overall, "meets": with_c.meets(t.targets),
                               "meets_legal": with_c.meets_legal(t.targets), "ok": c.clean}))
+    return 1 if bad else 0
+
+
+def _selftest(engine: Engine, tasks) -> int:
+    bad = 0
+    for t in tasks:
+        if t.contract is None or not t.reference_tbs:
+            continue
+        try:
+            rep = selftest(engine, t.design, t.reference_tbs[0].content, t.id)
+        except (SelftestError, ContractError) as e:
+            print(f"{t.id}: ERROR {e}")
+            bad += 1
+            continue
+        print("\n".join(rep.lines()))
+        for rule, skipped in rep.skipped.items():
+            for offset, why in skipped.items():
+                print(f"  skipped {rule} @{offset}: {why}")
+        bad += not rep.ok
     return 1 if bad else 0
 
 

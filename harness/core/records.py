@@ -174,10 +174,15 @@ class ScoreResult:
         return all(self.metric_percent(t.instance, t.metric) >= t.percent for t in targets)
 
     def meets_legal(self, targets: list[Target]) -> bool | None:
-        """The targets met on legal coverage (ecov.harness.contracts); None when there is no contract."""
+        """The legal pass (ecov.harness.contracts): the targets met on legal coverage and every functional bin
+        of the contract hit before the first broken rule (issue 32: on the shipped baselines the bins tell
+        the reference, which hits them all, from trivial legal stimulus that meets the coverage targets;
+        docs/benchmarks.md). None when there is no contract."""
         if not self.legal:
             return None
         if not self.ran:
+            return False
+        if len(self.legal.get("bins") or []) < int(self.legal.get("bins_total") or 0):
             return False
         table = self.legal.get("coverage") or {}
         return all(float(table.get(t.instance, {}).get(t.metric, {}).get("percent", 0.0)) >= t.percent

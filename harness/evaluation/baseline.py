@@ -12,12 +12,18 @@ and agentic mode, n, the seed, rounds, protocol and versions it was made with. M
 ``ecov-data random-baseline BENCHMARK [-n 3]`` (ecov.harness.cli.random_baseline: runs builtin/random twice)
 or from existing runs with ``--from-runs DIRECT_RUN AGENTIC_RUN``. The summary views that read it are
 ecov.harness.evaluation.views.
+
+The record also holds each task's floor (issue 32): the overall coverage of the two testbenches that drive
+nothing (ecov.harness.tracks.sv.floor_tb: ``empty``, ``idle``) and whether one of them meets the task's
+targets. Such a task measures nothing: ``measures_nothing_tasks(benchmark)`` lists them for the headline
+figures to leave out (calibration records the same in the task's ``source.measures_nothing``).
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -41,6 +47,9 @@ class TaskBaseline:
     difficulty: str = ""
     direct_overall: float = 0.0  # mean final overall coverage, direct
     agentic_overall: float = 0.0  # mean final overall coverage, agentic
+    empty_overall: float | None = None  # the floors: overall coverage with no stimulus at all
+    idle_overall: float | None = None  # ... with clocks and resets only
+    floor_meets: bool = False  # a floor meets the task's targets: the task measures nothing
 
 
 @dataclass
@@ -63,9 +72,15 @@ class RandomBaseline:
         """Tasks builtin/random fails in every agentic sample."""
         return {t for t, b in self.tasks.items() if b.agentic == 0}
 
+    @property
+    def measures_nothing(self) -> set[str]:
+        """Tasks whose targets a testbench that drives nothing meets."""
+        return {t for t, b in self.tasks.items() if b.floor_meets}
+
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["random_hard"] = sorted(self.random_hard)  # for readers of the file; derived, ignored on read
+        d["measures_nothing"] = sorted(self.measures_nothing)  # idem
         return d
 
     @classmethod
@@ -119,6 +134,19 @@ def from_runs(direct_run: str | os.PathLike, agentic_run: str | os.PathLike,
         max_rounds=ca.max_rounds, protocol=protocol_of(fa.root), ecov_version=ca.harness_version,
         verilator_version=ca.verilator_version, created=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         tasks=tasks)
+
+
+def add_floors(rec: RandomBaseline, tasks: list, floors: Callable[[Any], dict[str, Any]]) -> RandomBaseline:
+    """Each task's floor figures from ``floors(task)`` -> {"empty": ScoreResult, "idle": ScoreResult}."""
+    for task in tasks:
+        b = rec.tasks.get(task.id)
+        if b is None:
+            continue
+        got = floors(task)
+        b.empty_overall = round(got["empty"].overall, 2) if "empty" in got else None
+        b.idle_overall = round(got["idle"].overall, 2) if "idle" in got else None
+        b.floor_meets = any(r.meets(task.targets) for r in got.values())
+    return rec
 
 
 def record_path(benchmark: str | os.PathLike | None) -> Path | None:
@@ -176,6 +204,7 @@ def summary_line(rec: RandomBaseline) -> dict[str, Any]:
         "direct_pass_rate": round(100.0 * sum(b.direct for b in rec.tasks.values()) / (n * rec.n), 2) if n else 0.0,
         "agentic_pass_rate": round(100.0 * sum(b.agentic for b in rec.tasks.values()) / (n * rec.n), 2) if n else 0.0,
         "random_hard": len(rec.random_hard),
+        "measures_nothing": len(rec.measures_nothing),
     }
 
 
@@ -191,3 +220,10 @@ def random_hard_tasks(benchmark: str | os.PathLike | None) -> set[str] | None:
     """Task ids builtin/random fails in all its agentic samples; None when the benchmark has no record."""
     rec = load_random_baseline(benchmark)
     return rec.random_hard if rec else None
+
+
+def measures_nothing_tasks(benchmark: str | os.PathLike | None) -> set[str] | None:
+    """Task ids whose targets a testbench that drives nothing meets (the headline leaves them out); None when
+    the benchmark has no record."""
+    rec = load_random_baseline(benchmark)
+    return rec.measures_nothing if rec else None

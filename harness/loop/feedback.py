@@ -101,8 +101,12 @@ def interface_lines(result: ScoreResult) -> list[str]:
     if not legal:
         return []
     v = legal.get("violation")
+    total = int(legal.get("bins_total") or 0)
+    bins = [f"  Functional bins (the specification's scenarios, checked on the ports) hit before any broken rule: "
+            f"{len(legal.get('bins') or [])}/{total}; a legal pass needs every one."] if total else []
     if not v:
-        return ["Interface rules: the stimulus obeyed every input rule of the specification (all coverage counts)."]
+        return ["Interface rules: the stimulus obeyed every input rule of the specification (all coverage counts).",
+                *bins]
     ports = ", ".join(v.get("ports") or []) or "-"
     more = sum((legal.get("violations") or {}).values()) - 1
     lines = [f"Interface rules: BROKEN. The stimulus first broke the rule '{v['rule']}' (ports {ports}) at "
@@ -111,7 +115,7 @@ def interface_lines(result: ScoreResult) -> list[str]:
         lines.append(f"  The specification says: {v['spec'][:400]}")
     lines.append(f"  Coverage after the first broken rule does not count: legal overall coverage "
                  f"{float(legal.get('overall', 0.0)):.2f}%.")
-    return lines
+    return lines + bins
 
 
 def render_feedback(result: ScoreResult, targets: list[Target] | None = None, max_chars: int = 6000) -> str:

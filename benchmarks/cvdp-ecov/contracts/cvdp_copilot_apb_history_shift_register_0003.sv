@@ -3,6 +3,13 @@
 // high as: clk_gate_en never changes while pclk is high (other than in the time step of pclk's falling
 // edge) nor in the time step of pclk's rising edge; a change during pclk's low phase is accepted (it
 // cannot glitch the gated clock).
+// The APB port group follows the AMBA APB transfer the prompt names ("APB Signals", "APB Protocol"; its
+// stimulus asks to "Drive APB signals (`pselx`, `penable`, `pwrite`) for a valid write transaction" and for
+// APB read cycles, invalid only in their address). Checked at pclk's rising edges while presetn is high:
+// * penable_second_phase: penable is high only with pselx high and after an edge where pselx was already
+//   high (a setup phase came first; a longer access phase is accepted);
+// * addr_data_stable_in_access: during the access phase paddr and pwrite (and pwdata on a write) keep the
+//   values of the setup phase.
 // The bins mirror control_register from the APB writes seen on the ports (written at a rising edge of
 // pclk with clk_gate_en low, as the prompt describes the gating).
 module ecov_contract (input logic pclk, input logic presetn, input logic [9:0] paddr, input logic pselx,
@@ -29,6 +36,22 @@ module ecov_contract (input logic pclk, input logic presetn, input logic [9:0] p
     // a change seen while pclk was high is legal only in this very time step (before pclk fell)
     if (n_hi_change != n_hi_seen && t_hi_change != $realtime) `ECOV_VIOLATION(clk_gate_en_on_pclk_negedge)
     n_hi_seen = n_hi_change;
+  end
+
+  // ---- rules: the APB transfer
+  logic prev_sel;
+  logic [9:0] s_addr;
+  logic s_write;
+  logic [7:0] s_wdata;
+  always @(posedge pclk) begin
+    if (!presetn) prev_sel <= 1'b0;
+    else begin
+      if (penable && !(pselx && prev_sel)) `ECOV_VIOLATION(penable_second_phase)
+      else if (pselx && penable && (paddr !== s_addr || pwrite !== s_write || (pwrite && pwdata !== s_wdata)))
+        `ECOV_VIOLATION(addr_data_stable_in_access)
+      if (pselx && !penable) begin s_addr <= paddr; s_write <= pwrite; s_wdata <= pwdata; end
+      prev_sel <= pselx;
+    end
   end
 
   // ---- bins

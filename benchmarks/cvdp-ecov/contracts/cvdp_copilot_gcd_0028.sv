@@ -19,13 +19,17 @@ module ecov_contract #(parameter WIDTH = 32) (
       since_done <= done ? 0 : (since_done < 1000 ? since_done + 1 : since_done);
     end
   end
+  // A go the DUT takes: while idle, or on the edge that shows done (issue 32: "new inputs will be fed to the
+  // system on the current rising edge of clk following this assertion"; busy clears only after that edge,
+  // so bins on `go && !busy` missed every computation started that way).
+  wire start = go && (!busy || done);
   always @(posedge clk) begin
     if (!rst) begin
-      `ECOV_COVER(all_zero_inputs, go && !busy && A == 0 && B == 0 && C == 0)
-      `ECOV_COVER(some_zero_input, go && !busy && (A == 0 || B == 0 || C == 0) && (A | B | C) != 0)
-      `ECOV_COVER(negative_input, go && !busy && (A[WIDTH-1] || B[WIDTH-1] || C[WIDTH-1]))
-      `ECOV_COVER(most_negative_input, go && !busy && (A == most_neg || B == most_neg || C == most_neg))
-      `ECOV_COVER(equal_inputs, go && !busy && A == B && B == C)
+      `ECOV_COVER(all_zero_inputs, start && A == 0 && B == 0 && C == 0)
+      `ECOV_COVER(some_zero_input, start && (A == 0 || B == 0 || C == 0) && (A | B | C) != 0)
+      `ECOV_COVER(negative_input, start && (A[WIDTH-1] || B[WIDTH-1] || C[WIDTH-1]))
+      `ECOV_COVER(most_negative_input, start && (A == most_neg || B == most_neg || C == most_neg))
+      `ECOV_COVER(equal_inputs, start && A == B && B == C)
       `ECOV_COVER(done_pulse, done)
       `ECOV_COVER(gcd_greater_than_one, done && OUT > 1)
       `ECOV_COVER(new_inputs_after_done, go && since_done < 3)

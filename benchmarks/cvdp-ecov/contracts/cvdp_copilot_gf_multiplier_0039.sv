@@ -1,12 +1,13 @@
 // Interface contract of gf_multiplier (cvdp gf_multiplier_0039, issue 22): after setting each pair of inputs
 // the testbench waits 10 time units (10 ns at the harness's 1ns time unit) before applying new values.
 // Changes of A and B in the same time step are one setting; a new setting less than 10 ns after the
-// previous one breaks the rule. Bins are sampled on the settled values of a time step (A, B, result as
+// previous one breaks the rule. Time 0 holds the first setting (issue 30: the values A and B have from
+// time 0, driven or not, are a setting too, so a first change within 10 ns of time 0 breaks the rule). Bins are sampled on the settled values of a time step (A, B, result as
 // they stood when the next time step's first change arrived).
 module ecov_contract (input logic [3:0] A, input logic [3:0] B, input logic [3:0] result);
   logic [3:0] pa, pb, pr;
   realtime last_set, t_evt;
-  bit any_set, any_evt;
+  bit any_set = 1'b1, any_evt;  // last_set = 0: time 0 is the first setting
   bit [255:0] seen;
   logic [6:0] prod;  // carry-less product of the settled pair, before reduction
 

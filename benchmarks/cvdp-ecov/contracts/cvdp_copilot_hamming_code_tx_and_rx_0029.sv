@@ -8,7 +8,8 @@ module ecov_contract (input logic [3:0] data_in, input logic [7:0] data_out);
   logic [15:0] seen;
   logic [3:0] rose, fell;
   logic [3:0] prev;
-  initial begin changed_once = 0; last_change = 0; seen = '0; rose = '0; fell = '0; prev = '0; end
+  initial begin changed_once = 1; last_change = 0;  // time 0 holds the first value (issue 30)
+    seen = '0; rose = '0; fell = '0; prev = '0; end
 
   always @(data_in) begin
     if (changed_once && $realtime > last_change && $realtime - last_change < 10.0 - 1e-6)

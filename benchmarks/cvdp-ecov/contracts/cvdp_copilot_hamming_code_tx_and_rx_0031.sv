@@ -23,7 +23,8 @@ module ecov_contract (input logic [7:0] data_in, input logic [3:0] data_out);
   bit changed_once;
   logic [7:0] pos_seen;
   logic [15:0] data_seen;
-  initial begin changed_once = 0; last_change = 0; pos_seen = '0; data_seen = '0; end
+  initial begin changed_once = 1; last_change = 0;  // time 0 holds the first value (issue 30)
+    pos_seen = '0; data_seen = '0; end
 
   always @(data_in) begin
     int p;

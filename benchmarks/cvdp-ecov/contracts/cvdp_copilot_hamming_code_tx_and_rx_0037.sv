@@ -28,7 +28,8 @@ module ecov_contract #(parameter DATA_WIDTH = 4, parameter PARITY_BIT = 3,
   bit changed_once;
   logic [ENCODED_DATA-1:0] pos_seen;
   bit data_seen [logic [DATA_WIDTH-1:0]];
-  initial begin changed_once = 0; last_change = 0; pos_seen = '0; end
+  initial begin changed_once = 1; last_change = 0;  // time 0 holds the first value (issue 30)
+    pos_seen = '0; end
 
   always @(data_in) begin
     int s;

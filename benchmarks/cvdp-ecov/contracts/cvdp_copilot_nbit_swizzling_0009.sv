@@ -1,14 +1,15 @@
 // Interface contract of nbit_swizzling (cvdp nbit_swizzling_0009, issue 22): after applying new inputs
 // (data_in and sel) the testbench waits #10ns before checking the outputs, so every applied setting is
 // held at least 10 ns. Changes of data_in and sel in the same time step are one setting; a new setting
-// less than 10 ns after the previous one breaks the rule. Bins are sampled on the settled values of a time
+// less than 10 ns after the previous one breaks the rule. Time 0 holds the first setting (issue 30: the
+// values from time 0, driven or not, are a setting too, so a first change within 10 ns of time 0 breaks it). Bins are sampled on the settled values of a time
 // step (as they stood when the next time step's first change arrived).
 module ecov_contract #(parameter DATA_WIDTH = 64) (
     input logic [DATA_WIDTH-1:0] data_in, input logic [1:0] sel, input logic [DATA_WIDTH-1:0] data_out);
   logic [DATA_WIDTH-1:0] pd, pd_prev;
   logic [1:0] ps, ps_prev;
   realtime last_set, t_evt;
-  bit any_set, any_evt, settled_before;
+  bit any_set = 1'b1, any_evt, settled_before;  // last_set = 0: time 0 is the first setting
 
   always @(data_in or sel or data_out) begin
     if (any_evt && $realtime != t_evt && !$isunknown({pd, ps})) begin

@@ -38,6 +38,10 @@ module tb;
     end
     // transactions without pselx
     apb(0, DATA, 0, 0); apb(1, DATA, 32'h12345678, 0);
+    // a write to CONTROL_REG without penable (setup phase only)
+    @(negedge pclk); pselx = 1; penable = 0; pwrite = 1; paddr = CTRL; pwdata = 32'h3;
+    repeat (2) @(negedge pclk); pselx = 0;
+    @(negedge pclk);
     // invalid addresses (pslverr sticks until reset)
     apb(1, 32'h20, 32'hDEADBEEF); apb(0, 32'h20);
     do_reset();
