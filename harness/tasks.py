@@ -26,6 +26,11 @@ class Task:
     # The harness-owned interface contract (issue 22), attached by the loader from the benchmark's files,
     # never part of the dataset row nor of any prompt.
     contract: Contract | None = None
+    # The bug hunt (issue 31), attached by the loader from the benchmark's files, never in the dataset row
+    # nor in any prompt: the self-checking reference testbenches (builtin/reference answers with them under
+    # the bughunt protocol) and the kill-rate target (%) calibrated from them.
+    bughunt_tbs: list[SourceFile] = field(default_factory=list)
+    bughunt_target: float | None = None
 
     @property
     def design(self) -> Design:

@@ -25,7 +25,7 @@ from ecov.harness.core.protocol import DEFAULT_PROTOCOL, get_protocol, protocol_
 from ecov.harness.loop.agent import AGENTS, MODES
 from ecov.harness.sandbox.factory import sandbox_names
 from ecov.harness.scoring.executor import executor_from_options, executor_options
-from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, track_names
+from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, tb_io, track_names
 
 DEFAULT_BENCHMARK = EMBEDDED
 
@@ -178,6 +178,10 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
 
     if model == "builtin/replay" and not replay_run:
         raise click.BadParameter("builtin/replay needs --replay-run RUN_DIR", param_hint="--model")
+    try:  # a protocol the track has no prompts for (bughunt under cocotb) fails before anything is loaded
+        tb_io(get_protocol(protocol), tb_lang)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--tb-lang") from None
     tasks = _load_tasks(benchmark, split, task_ids, limit)
     # The run's identity is the benchmark's content, not the selection: --limit 5 then --limit 6, or a
     # new --task-id, extends the same folder (docs/evaluation.md); a changed task changes the hash.

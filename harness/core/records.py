@@ -150,6 +150,10 @@ class ScoreResult:
     # (rule -> count), ``coverage``/``overall`` (the DUT's coverage up to the first violation, the whole
     # run when none), ``bins`` (bins hit before it), ``bins_total``, ``bins_all`` (hit at any time).
     legal: dict[str, Any] = field(default_factory=dict)
+    # The bug hunt's figures (issue 31), empty outside the bughunt protocol: ``status`` (ok, false_alarm,
+    # refused, ...), ``killed``, ``total``, ``kill_rate`` (%), ``failure`` (the failing check's file:line on
+    # the golden design), ``reason`` and per-mutant ``outcomes``; the rest of this record is the golden run.
+    bughunt: dict[str, Any] = field(default_factory=dict)
 
     @property
     def compiled(self) -> bool:
@@ -186,6 +190,8 @@ class ScoreResult:
     def to_dict(self, timing: bool = True) -> dict[str, Any]:
         d = asdict(self)
         d["uncovered"] = [u.to_dict() for u in self.uncovered]
+        if not self.bughunt:  # absent outside the bug hunt: other protocols' records keep their bytes
+            d.pop("bughunt")
         if not timing:
             d.pop("seconds")
             d.pop("cached")

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 
 from ecov.harness import registry
 from ecov.harness.core.limits import KEPT_ANSWER_CHARS, MAX_ANSWER_CHARS
-from ecov.harness.core.protocol import DEFAULT_PROTOCOL, Protocol, get_protocol
+from ecov.harness.core.protocol import DEFAULT_PROTOCOL, Protocol, bughunt_passed, get_protocol
 from ecov.harness.core.records import INFRA_ERROR, REJECTED, Design, ScoreResult
 from ecov.harness.core.run_folder import RoundRecord, SampleRecord
 from ecov.harness.core.state import StateTracker, sample_from_rounds, state_key
@@ -180,7 +180,7 @@ def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConf
                 c = model.complete(ModelRequest(
                     messages, task, testbench=shown.testbench if shown else None,
                     result=visible_result(shown.result if shown else None, proto), round=r, sample=sample,
-                    seed=config.seed + sample, attempt=len(rejected), tb_lang=lang))
+                    seed=config.seed + sample, attempt=len(rejected), tb_lang=lang, protocol=proto.name))
                 tokens = [tokens[0] + (c.prompt_tokens or 0), tokens[1] + (c.completion_tokens or 0),
                           tokens[2] + float(c.cost or 0.0)]
                 retries += int(getattr(c, "retries", 0) or 0)
@@ -234,6 +234,8 @@ def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConf
             rejected_responses=rejected, rejected_finish=rejected_finish, state_round=state_round,
             new_best=new_best, legal_passed=None if legal is None else bool(parsed.ok and legal),
             retries=retries, api_seeds=seeds,
+            # The bug hunt's pass describes the round's state: an unusable round carries the latest testbench's.
+            bughunt_passed=bughunt_passed(res, task.bughunt_target) if proto.bughunt else None,
         )
         check_stop()
         rounds.append(rec)

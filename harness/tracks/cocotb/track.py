@@ -16,8 +16,15 @@ from ecov.harness.tracks.cocotb.parse import parse_python_response
 from ecov.harness.tracks.cocotb.random_tb import BASE_CYCLES, generate_cocotb
 from ecov.harness.tracks.cocotb.scorer import CocotbEngine
 
+# Issue 31: a cocotb testbench is Python inside the simulator's process, where it can read the process's
+# memory (the mutant selector among it); until it talks to the simulator from another process, no bug hunt.
+BUGHUNT_SV_ONLY = ("the bughunt protocol is SystemVerilog-only: a cocotb testbench runs inside the simulator's "
+                   "process and could read which mutant is running from its memory; use --tb-lang sv")
+
 
 def io(proto: Protocol) -> TrackIO:
+    if proto.bughunt:
+        raise ValueError(BUGHUNT_SV_ONLY)
     full_only = proto.revisions == "full"
 
     def parse(text, finish_reason, current, task, design_modules):

@@ -7,7 +7,7 @@ from ecov.harness.parse import CUT_OFF, ParseResult, parse_llm4cov, parse_respon
 from ecov.harness.registry import register
 from ecov.harness.sim.verilator import readable
 from ecov.harness.tracks.base import KIND, Track, TrackIO
-from ecov.harness.tracks.sv import prompts
+from ecov.harness.tracks.sv import bughunt_prompts, prompts
 from ecov.harness.tracks.sv.random_tb import BASE_CYCLES, generate
 from ecov.harness.tracks.sv.scorer import TB_FILE, Engine
 
@@ -44,6 +44,9 @@ LAYOUT_FEEDBACK = {"llm4cov": _llm4cov_feedback, "ecov": _ecov_feedback}
 
 
 def io(proto: Protocol) -> TrackIO:
+    if proto.prompt == "bughunt":  # issue 31: spec and ports, not the RTL; answers parse as the ecov layout's
+        return TrackIO(bughunt_prompts.messages, _parse_ecov, bughunt_prompts.followup, False,
+                       bughunt_prompts.history_turns, _ecov_feedback)
     try:
         messages, parse = prompts.LAYOUT_MESSAGES[proto.prompt], LAYOUT_PARSERS[proto.prompt]
     except KeyError:
