@@ -61,10 +61,12 @@ module tb;
     endcase
   endtask
 
-  always @(negedge PRESETn) begin
+  task automatic m_reset();
     foreach (m_reg[k]) m_reg[k] = 0;
     m_prdata = 0; m_pready = 0; m_pslverr = 0; m_on = 1;
-  end
+  endtask
+  always @(negedge PRESETn) m_reset();
+  initial #0.1 if (!PRESETn) m_reset();  // no falling edge is seen at time 0
   initial begin
     foreach (m_known[k]) m_known[k] = 0;
     foreach (m_op_known[k]) m_op_known[k] = 0;

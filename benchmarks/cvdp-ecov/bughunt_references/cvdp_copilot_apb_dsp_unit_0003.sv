@@ -25,10 +25,12 @@ module tb;
   logic m_pready = 0, m_pslverr = 0;
   bit m_rd_known = 1, m_on = 0;
   initial foreach (m_known[k]) m_known[k] = 0;
-  always @(negedge presetn) begin
+  task automatic m_reset();
     foreach (m_reg[k]) m_reg[k] = 0;
     m_mem[5] = 0; m_known[5] = 1; m_prdata = 0; m_pready = 0; m_pslverr = 0; m_rd_known = 1; m_on = 1;
-  end
+  endtask
+  always @(negedge presetn) m_reset();
+  initial #0.1 if (!presetn) m_reset();  // no falling edge is seen at time 0
   always @(posedge sram_valid) if (presetn && m_reg[2] == 3) begin
     m_mem[m_reg[3]] = m_reg[4]; m_known[m_reg[3]] = 1;
   end

@@ -36,10 +36,12 @@ module tb;
              where, pready, pslverr, prdata, history_full, history_empty, m_pready, m_pslverr, m_prdata,
              full, empty);
   endtask
-  always @(negedge presetn) begin
+  task automatic m_reset();
     m_ctrl = 0; m_train = 0; m_hist = 0; m_prdata = 0; m_pready = 0; m_pslverr = 0; m_on = 1;
     #0.5 check("reset");
-  end
+  endtask
+  always @(negedge presetn) m_reset();
+  initial #0.1 if (!presetn) m_reset();  // no falling edge is seen at time 0
   always @(posedge history_shift_valid) if (presetn && m_on) begin
     if (m_ctrl[2]) m_hist = {m_train, m_ctrl[3]};
     else if (m_ctrl[0]) m_hist = {m_hist[6:0], m_ctrl[1]};
