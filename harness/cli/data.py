@@ -32,6 +32,7 @@ from ecov.harness.benchmark.store import (
     shipped_dir,
     write_manifest,
 )
+from ecov.harness.cli.mutants import mutants_cmd
 from ecov.harness.cli.random_baseline import random_baseline_cmd
 from ecov.harness.scoring.executor import executor_from_options, executor_options
 
@@ -304,6 +305,7 @@ def list_cmd(benchmark: str | None, split: str) -> None:
 
 
 main.add_command(random_baseline_cmd)  # issue 15: the random-hard record
+main.add_command(mutants_cmd)  # issue 31: the bug hunt's mutants
 
 if __name__ == "__main__":
     main()

@@ -208,29 +208,31 @@ class VerilatorBackend:
         return "|".join((verilator_version(), " ".join(VERILATOR_FLAGS), self.options.fingerprint(), cxx()))
 
     def verilator_argv(self, top: str, sources: list[str], tb_file: str | None = None,
-                       harness_files: tuple[str, ...] = ()) -> list[str]:
+                       harness_files: tuple[str, ...] = (), coverage: bool = True) -> list[str]:
         """Verilator's command line; writes nothing. With ``tb_file``, the testbench is not instrumented;
-        ``harness_files`` (a contract monitor) never are."""
+        ``harness_files`` (a contract monitor) never are; without ``coverage``, nothing is."""
         root = self.runtime.root
         extra = ["--output-split", str(self.options.output_split)] if self.options.output_split else []
-        if (tb_file and not self.options.tb_coverage) or harness_files:
+        if coverage and ((tb_file and not self.options.tb_coverage) or harness_files):
             extra.append(TB_CONFIG)
-        return [str(root / "bin" / "verilator"), *VERILATOR_FLAGS, *extra, "--top-module", top, "--Mdir", "obj",
-                *sources]
+        flags = VERILATOR_FLAGS if coverage else tuple(f for f in VERILATOR_FLAGS if f not in COVERAGE_FLAGS)
+        return [str(root / "bin" / "verilator"), *flags, *extra, "--top-module", top, "--Mdir", "obj", *sources]
 
     def build(self, job: Path, sources: list[str], top: str, limits: Limits, tb_file: str | None = None,
-              harness_files: tuple[str, ...] = ()) -> BuildResult:
+              harness_files: tuple[str, ...] = (), coverage: bool = True, main: str = "") -> BuildResult:
         """Verilate ``sources`` (paths relative to ``job``) with ``top`` and compile ``job/sim``.
 
         ``tb_file`` names the testbench among ``sources``: unless ``BuildOptions.tb_coverage``, Verilator
         does not instrument it (its points never count; the design's points and counts are unchanged).
+        Without ``coverage`` nothing is instrumented; ``main`` replaces the harness main (ECOV_MAIN) by
+        another harness main (the bug hunt's, ecov.harness.sim.mutantrun).
         """
         root = self.runtime.root
         env = {"VERILATOR_ROOT": str(root)}
         off = [*([tb_file] if tb_file and not self.options.tb_coverage else []), *harness_files]
-        if off:
+        if off and coverage:
             (job / TB_CONFIG).write_text("`verilator_config\n" + "".join(f'coverage_off -file "{f}"\n' for f in off))
-        argv = self.verilator_argv(top, sources, tb_file, harness_files)
+        argv = self.verilator_argv(top, sources, tb_file, harness_files, coverage)
         res = self.sandbox.run(argv, job, limits, untrusted=False, ro_paths=(str(root),), env=env)
         phases = {"verilate": round(res.seconds, 3)}
         if res.timed_out or res.returncode != 0:
@@ -240,7 +242,7 @@ class VerilatorBackend:
         if found:
             return BuildResult(False, GENERATED_CODE, "\n".join(str(f) for f in found[:5]), seconds=res.seconds,
                                phases=phases)
-        patch_main(job / "obj" / "Vtop__main.cpp")
+        patch_main(job / "obj" / "Vtop__main.cpp", main or ECOV_MAIN)
         compiled = self.compile_generated(job, limits)
         phases["compile"] = round(compiled.seconds, 3)
         if not compiled.ok:
@@ -477,12 +479,12 @@ def main_input(out: Path, nonce: str) -> bytes:
     return f"{out}\n{nonce}\n".encode()
 
 
-def patch_main(main_cpp: Path) -> None:
+def patch_main(main_cpp: Path, main: str = ECOV_MAIN) -> None:
     """Put the harness's own main in place of Verilator's generated one (see ECOV_MAIN)."""
     text = main_cpp.read_text()
-    if "contextp->coveragep()->write();" not in text or "new Vtop{contextp.get()" not in text:
+    if "new Vtop{contextp.get()" not in text:
         raise RuntimeError("unexpected Verilator main: cannot install the harness main")
-    main_cpp.write_text(ECOV_MAIN)
+    main_cpp.write_text(main)
 
 
 
