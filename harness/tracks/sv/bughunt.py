@@ -152,12 +152,15 @@ class BughuntEngine:
                     f"rule 'embeds-design': the testbench holds {emb.containment:.0%} of the design file "
                     f"{emb.file} (in order, by tokens): a bug-hunt testbench checks the DUT against the "
                     "specification, not against a copy of the design"])
+        rejected = self.engine.lookup(design, testbench, seed)  # the rules (or a cached score), no build
+        if rejected is not None and rejected.status == REJECTED:
+            return BughuntResult(REJECTED, rejected, errors=list(rejected.errors))
+        names = foreign_names(design, testbench, self.sandbox)
+        if names:
+            return BughuntResult(REJECTED, errors=[str(v) for v in names])
         golden = self.engine.score(design, testbench, seed)
         if golden.status in (REJECTED, COMPILE_ERROR, INFRA_ERROR):
             return BughuntResult(golden.status, golden, errors=list(golden.errors))
-        names = foreign_names(design, testbench, self.sandbox)
-        if names:
-            return BughuntResult(REJECTED, golden, errors=[str(v) for v in names])
         key = self.cache_key(design, muts, testbench, seed)
         hit = self._hit(key)
         if hit is not None:
