@@ -16,7 +16,8 @@ initialisers, functions, tasks or initial blocks. The kinds (``OPERATORS``):
 - ``drop_term``: one operand of an ``&&``/``||`` (or 1-bit ``&``/``|``) in an ``if``/``?:`` condition
   dropped (an enable or reset condition that ignores a term);
 - ``case_label``: a case item takes the next item's label (the two items' behaviours swap places);
-- ``fsm_next``: a next-state assignment of one case label (a state) gets the next state instead.
+- ``fsm_next``: a next-state assignment of one case label (a state) gets the next state instead;
+- ``concat_swap``: two neighbouring elements of a concatenation swap places (wires crossed).
 
 Pure: text in, candidates out, in a deterministic order. Which candidates a task keeps is decided by
 simulation (ecov.harness.benchmark.mutants).
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 from ecov.harness.core.records import Mutant, SourceFile
 
 OPERATORS = ("arith", "relational", "logical", "bitwise", "shift", "const_inc", "const_dec", "const_flip",
-             "negate", "drop_not", "stuck", "drop_term", "case_label", "fsm_next")
+             "negate", "drop_not", "stuck", "drop_term", "case_label", "fsm_next", "concat_swap")
 
 # Binary operator swaps: syntax kind -> (operator kind, replacement token).
 _SWAPS = {
@@ -57,6 +58,7 @@ _LOOPS = ("ForLoopStatement", "LoopStatement", "DoWhileStatement", "ForeverState
           "RepeatStatement", "WhileStatement")
 _BASES = {"b": 2, "o": 8, "d": 10, "h": 16}
 MAX_LITERAL_BITS = 4096
+MAX_CONCAT_SWAPS = 4  # neighbouring pairs swapped per concatenation, from the left
 
 _lock = threading.Lock()  # pyslang from one thread at a time (as harness/hdl/ports.py)
 
@@ -306,6 +308,7 @@ class _Gen:
         elif k == "ParenthesizedExpression":
             self.expr(n.expression)
         elif k == "ConcatenationExpression":
+            self.concat(n)
             for e in n.expressions:
                 self.expr(e)
         elif k == "MultipleConcatenationExpression":
@@ -321,6 +324,20 @@ class _Gen:
             flip = {"'0": "'1", "'1": "'0"}.get(raw)
             if flip:
                 self.add("const_flip", n, flip, f"{raw} becomes {flip}")
+
+    def concat(self, n) -> None:
+        """Two neighbouring elements of a concatenation swap places (the total width stays)."""
+        sp = self.span(n)
+        elems = [e for e in n.expressions if not _is_token(e)]
+        spans = [self.span(e) for e in elems]
+        if sp is None or len(elems) < 2 or any(x is None for x in spans):
+            return
+        for i in range(min(len(elems) - 1, MAX_CONCAT_SWAPS)):
+            (a0, a1), (b0, b1) = spans[i], spans[i + 1]
+            d = self.f.data
+            text = (d[sp[0]:a0] + d[b0:b1] + d[a1:b0] + d[a0:a1] + d[b1:sp[1]]).decode(errors="replace")
+            if d[a0:a1] != d[b0:b1]:
+                self.add("concat_swap", n, text, f"{self.text(a0, a1)!r} and {self.text(b0, b1)!r} swap places")
 
     def integer(self, n) -> None:
         raw = n.literal.rawText.strip()
