@@ -24,14 +24,14 @@ from ecov.harness.core.records import (
     SourceFile,
 )
 from ecov.harness.hdl.mutate import OPERATORS, candidates
-from ecov.harness.hdl.schema import ProbePort, SchemaError, build_schema
+from ecov.harness.hdl.schema import REPLAY_SELECTOR, ProbePort, SchemaError, build_schema, replay_schema
 from ecov.harness.hdl.similarity import containment, embedded_design, lcs_length, tokens
 from ecov.harness.sandbox.base import ProcResult
 from ecov.harness.sim.mutantrun import KeyRun
 from ecov.harness.sim.porttrace import RECORD, first_divergence
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.base import BughuntUnsupported, make_bughunt_engine
-from ecov.harness.tracks.sv.bughunt import failure_location, outcome
+from ecov.harness.tracks.sv.bughunt import _rescale, failure_location, first_output_difference, outcome
 
 RTL = """module fsm #(parameter int W = 4, parameter int LIM = 3) (
   input  logic clk, rst_n, go, stop,
@@ -146,7 +146,8 @@ def test_first_divergence_tells_outputs_from_inputs():
 
 
 def _run(trace: bytes, *, failed=False, fail_time=0, end=100, capped=False) -> KeyRun:
-    return KeyRun(ProcResult(0, "", 0.1), True, not failed, failed, fail_time, capped, True, False, end, -9, trace)
+    return KeyRun(ProcResult(0, "", seconds=0.1), True, finished=not failed, failed=failed, fail_time=fail_time, capped=capped,
+                  scope=True, end_time=end, precision=-9, trace=trace)
 
 
 def test_a_kill_must_be_observed():
@@ -213,3 +214,22 @@ def test_results_round_trip_and_cocotb_is_refused():
     assert BughuntResult("false_alarm", killed=3, total=4).kill_rate == 0.0
     with pytest.raises(BughuntUnsupported, match="SystemVerilog-only"):
         make_bughunt_engine("cocotb")
+
+
+def test_replay_schema_is_deterministic_and_reads_a_plusarg():
+    ms = _muts()[:5]
+    files, keys = replay_schema([SourceFile("fsm.sv", RTL)], "fsm", ms)
+    again, _ = replay_schema([SourceFile("fsm.sv", RTL)], "fsm", ms)
+    assert files == again and keys == {m.id: i + 1 for i, m in enumerate(ms)}  # one DUT-only build per task
+    text = files[0].content
+    assert f'$value$plusargs("{REPLAY_SELECTOR}=%d", {REPLAY_SELECTOR})' in text and "export" not in text
+    assert f"(({REPLAY_SELECTOR} == 32'h00000001) ? ({ms[0].replacement}) : " in text
+
+
+def test_trusted_output_difference_and_time_units():
+    golden = [(0, (0, 0)), (50, (1, 0))]
+    assert first_output_difference(golden, golden, 100) is None
+    assert first_output_difference(golden, [(0, (0, 0)), (40, (0, 1))], 100) == 40
+    assert first_output_difference(golden, [(0, (0, 0)), (40, (0, 1))], 39) is None  # after the failure: no
+    assert first_output_difference(golden, [(0, (0, 0))], 100) == 50  # the golden changed, the mutant did not
+    assert _rescale(1500, -15, -12) == 1 and _rescale(3, -9, -12) == 3000 and _rescale(7, -12, -12) == 7

@@ -75,6 +75,29 @@ def build_schema(files: tuple[SourceFile, ...] | list[SourceFile], top: str, mut
     tag = _token()
     sel, get, probe, put = (f"ecov_bh_{w}_{tag}" for w in ("sel", "get", "probe", "put"))
     keys, golden = _keys([m.id for m in mutants])
+    decl = (f"\n  int unsigned {sel};\n  import \"DPI-C\" function int unsigned {get}();\n"
+            f"  initial {sel} = {get}();\n")
+    out = _schema_files(files, top, mutants, keys, sel, decl, _probe_text(probe, put, ports))
+    return Schema(out, sel, get, probe, put, keys, golden, tuple(ports))
+
+
+REPLAY_SELECTOR = "ecov_bh_sel"  # the trusted replay's selector: a plusarg (no testbench code runs there)
+
+
+def replay_schema(files: tuple[SourceFile, ...] | list[SourceFile], top: str,
+                  mutants: tuple[Mutant, ...] | list[Mutant]) -> tuple[tuple[SourceFile, ...], dict[str, int]]:
+    """The schema of the trusted replay's mutant model (ecov.harness.tracks.sv.bughunt): the same edits,
+    the selector read from the plusarg ``+ecov_bh_sel=K`` at time 0, mutant ``i`` (0-based) under key
+    ``i + 1``; no probe. Deterministic, so the DUT-only build is made once per task and mutant set."""
+    keys = {m.id: i + 1 for i, m in enumerate(mutants)}
+    sel = REPLAY_SELECTOR
+    decl = (f"\n  int unsigned {sel};\n"
+            f"  initial if (!$value$plusargs(\"{sel}=%d\", {sel})) {sel} = 0;\n")
+    return _schema_files(files, top, mutants, keys, sel, decl, ""), keys
+
+
+def _schema_files(files, top: str, mutants, keys: dict[str, int], sel: str, decl: str, probe: str
+                  ) -> tuple[SourceFile, ...]:
     by_file: dict[str, list[Mutant]] = {}
     for m in mutants:
         by_file.setdefault(m.file, []).append(m)
@@ -82,8 +105,6 @@ def build_schema(files: tuple[SourceFile, ...] | list[SourceFile], top: str, mut
     if unknown:
         raise SchemaError(f"mutants name files the design does not have: {', '.join(unknown)}",
                           tuple(m.id for f in unknown for m in by_file[f]))
-    decl = (f"\n  int unsigned {sel};\n  import \"DPI-C\" function int unsigned {get}();\n"
-            f"  initial {sel} = {get}();\n")
     out: list[SourceFile] = []
     found_top = False
     with _lock:
@@ -96,18 +117,18 @@ def build_schema(files: tuple[SourceFile, ...] | list[SourceFile], top: str, mut
                     inserts[header_end] = inserts.get(header_end, "") + decl
                 if name == top and not found_top:
                     found_top = True
-                    inserts[end_at] = inserts.get(end_at, "") + _probe_text(probe, put, ports)
+                    if probe:
+                        inserts[end_at] = inserts.get(end_at, "") + probe
             for m in by_file.get(f.name, []):
                 if data[m.start:m.end].decode(errors="replace") != m.original:
                     raise SchemaError(f"mutant {m.id}: {m.file} does not hold {m.original!r} at bytes "
                                       f"{m.start}..{m.end}", (m.id,))
                 if not any(h <= m.start and m.end <= e for _, h, e in mods):
                     raise SchemaError(f"mutant {m.id} lies outside every module body", (m.id,))
-            text = _render(data, by_file.get(f.name, []), keys, sel, inserts)
-            out.append(SourceFile(f.name, text))
+            out.append(SourceFile(f.name, _render(data, by_file.get(f.name, []), keys, sel, inserts)))
     if not found_top:
         raise SchemaError(f"module {top!r} is not defined in the design files")
-    return Schema(tuple(out), sel, get, probe, put, keys, golden, tuple(ports))
+    return tuple(out)
 
 
 def _modules(f: SourceFile) -> list[tuple[str, int, int]]:
@@ -194,4 +215,4 @@ def _probe_text(probe: str, put: str, ports) -> str:
     return "\n" + "\n".join(lines)
 
 
-__all__ = ["ProbePort", "Schema", "SchemaError", "build_schema"]
+__all__ = ["REPLAY_SELECTOR", "ProbePort", "Schema", "SchemaError", "build_schema", "replay_schema"]

@@ -30,6 +30,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
+from ecov.harness.contracts.spec import ContractError
+from ecov.harness.contracts.spec import check as check_contract
 from ecov.harness.core.atomic import write_text_atomic
 from ecov.harness.core.records import (
     COMPILE_ERROR,
@@ -41,6 +43,7 @@ from ecov.harness.core.records import (
     KILLED,
     MUTANT_CRASHED,
     MUTANT_TIMEOUT,
+    NO_FINISH,
     NOT_EXCITED,
     OK,
     REJECTED,
@@ -54,18 +57,23 @@ from ecov.harness.core.records import (
     ScoreResult,
 )
 from ecov.harness.hdl.ports import INPUT, PortParseError, parse_ports
-from ecov.harness.hdl.schema import ProbePort, SchemaError, build_schema
+from ecov.harness.hdl.schema import REPLAY_SELECTOR, ProbePort, SchemaError, build_schema, replay_schema
 from ecov.harness.hdl.similarity import embedded_design
 from ecov.harness.hdl.text import TESTBENCH_UNITS, declared_names, find_top
 from ecov.harness.sandbox.base import Limits
 from ecov.harness.scoring.cached import entry_digest, key_of
 from ecov.harness.scoring.config import EngineConfig
+from ecov.harness.sim import recorder
+from ecov.harness.sim import trace as tr
 from ecov.harness.sim.jobfiles import write_design
 from ecov.harness.sim.jobs import job_folder
 from ecov.harness.sim.mutantrun import KeyRun, bughunt_main, run_key, seal
 from ecov.harness.sim.porttrace import first_divergence
+from ecov.harness.sim.replay import ReplayError, ReplaySpec
 from ecov.harness.sim.rules import RULES_VERSION, foreign_names
+from ecov.harness.sim.verdict import stopped_by_sandbox
 from ecov.harness.sim.verilator import COVERAGE_FLAGS, VERILATOR_FLAGS
+from ecov.harness.tracks.replayed import Refused
 from ecov.harness.tracks.sv.scorer import SCORING_VERSION, TB_FILE, Engine
 
 BUGHUNT_VERSION = "1"
@@ -152,97 +160,115 @@ class BughuntEngine:
                     f"rule 'embeds-design': the testbench holds {emb.containment:.0%} of the design file "
                     f"{emb.file} (in order, by tokens): a bug-hunt testbench checks the DUT against the "
                     "specification, not against a copy of the design"])
-        rejected = self.engine.lookup(design, testbench, seed)  # the rules (or a cached score), no build
-        if rejected is not None and rejected.status == REJECTED:
+        base = self.engine._base(design, seed)
+        rejected, violations = self.engine._rules(base, design, testbench)
+        if rejected is not None:
             return BughuntResult(REJECTED, rejected, errors=list(rejected.errors))
         names = foreign_names(design, testbench, self.sandbox)
         if names:
             return BughuntResult(REJECTED, errors=[str(v) for v in names])
-        golden = self.engine.score(design, testbench, seed)
-        if golden.status in (REJECTED, COMPILE_ERROR, INFRA_ERROR):
-            return BughuntResult(golden.status, golden, errors=list(golden.errors))
         key = self.cache_key(design, muts, testbench, seed)
         hit = self._hit(key)
         if hit is not None:
-            hit.golden = golden
             return hit
-        result, deterministic = self.hunt(design, muts, testbench, seed, golden)
+        result, deterministic = self.hunt(design, muts, testbench, seed, base, [v for v in violations if v.deferred])
         result.key = key
         if deterministic:
             self._store(key, result)
         return result
 
     def hunt(self, design: Design, muts: tuple[Mutant, ...], testbench: str, seed: int = 1,
-             golden: ScoreResult | None = None) -> tuple[BughuntResult, bool]:
-        """The schema build and its runs alone, uncached, no rule or refusal: for trusted testbenches (the
-        mutant generator's stimuli) and for ``score_bughunt`` once those passed. Returns (the result,
-        whether it is the same on any machine: no run was stopped by the wall clock)."""
+             base: ScoreResult | None = None, deferred: list | None = None) -> tuple[BughuntResult, bool]:
+        """The schema build and its runs, uncached, no rule or refusal: for trusted testbenches (the mutant
+        generator's stimuli) and for ``score_bughunt`` once those passed. Returns (the result, whether it
+        is the same on any machine: no run was stopped by the wall clock)."""
+        base = base or self.engine._base(design, seed)
         tb_modules = declared_names(testbench, TESTBENCH_UNITS)
-        top = find_top(testbench, tb_modules) or (tb_modules[0] if tb_modules else "")
+        if not tb_modules:
+            return BughuntResult(COMPILE_ERROR, replace(base, status=COMPILE_ERROR), errors=[
+                "the testbench defines no module: expected `module tb; ... endmodule`"]), True
+        top = find_top(testbench, tb_modules) or tb_modules[0]
+        path = f"{top}.{design.instance}"
+        replayer = self.engine.replayer
         try:
+            meta = check_contract(design.contract, design) if design.contract is not None else None
+            prep = replayer.prepare(design, meta)
             ports = probe_ports(design)
             schema = build_schema(design.files, design.top, muts, ports)
-        except (SchemaError, PortParseError) as exc:
-            return BughuntResult(INFRA_ERROR, golden, errors=[f"harness failure: the mutant schema: {exc}"]), False
+        except Refused as exc:
+            return BughuntResult(exc.status, replace(base, status=exc.status, errors=[str(exc)]), errors=[str(exc)]), False
+        except (ContractError, SchemaError, PortParseError, OSError, RuntimeError) as exc:
+            msg = f"harness failure: the bug hunt's builds: {exc}"
+            return BughuntResult(INFRA_ERROR, replace(base, status=INFRA_ERROR, errors=[msg]), errors=[msg]), False
         outputs = {i for i, p in enumerate(ports) if p.direction != INPUT}
-        phases: dict[str, float] = {}
+        phases: dict[str, float] = {"replay_build": prep.built_seconds} if prep.built_seconds else {}
         with job_folder("bh-", self.config.keep_jobs) as job:
             sources = write_design(job, ((f.name, f.content) for f in schema.files))
             (job / TB_FILE).write_text(re.sub(r"\$stop\b", "$finish", testbench))
-            sources.append(TB_FILE)
-            main = bughunt_main(f"{top}.{design.instance}", schema.getter, schema.put, schema.probe)
-            try:
-                built = self.backend.build(job, sources, top, self.config.build_limits(), tb_file=TB_FILE,
-                                           coverage=False, main=main)
-            except (OSError, RuntimeError) as exc:
-                return BughuntResult(INFRA_ERROR, golden, errors=[f"harness failure while building: {exc}"]), False
+            (job / recorder.FILE).write_text(prep.recorder_sv)
+            sources += [TB_FILE, recorder.FILE]
+            main = bughunt_main(path, schema.getter, schema.put, schema.probe, replayer.cap)
+            # Errors located in the design's files would quote the schema (mutants, the selector): hidden.
+            hidden = (recorder.FILE, *(f"rtl/{Path(f.name).name}" for f in design.files))
+            failed, built, _ = self.engine._build(job, sources, top, replace(base, phases={}), deferred, hidden,
+                                                  main, False)
+            if failed is not None:
+                return BughuntResult(failed.status, failed, errors=list(failed.errors)), failed.status != INFRA_ERROR
             phases.update({f"schema_{k}": v for k, v in built.phases.items()})
-            if not built.ok:  # the testbench built alone (the coverage score): the schema's own text failed
-                return BughuntResult(INFRA_ERROR, golden, errors=[
-                    "harness failure: the testbench compiled with the design but not with its mutant schema "
-                    f"({built.stage}); report it with the task id"], phases=phases), False
             seal(job)
             t0 = time.monotonic()
-            g = run_key(self.sandbox, job, schema.golden_key, 0, seed, self.config.run_limits())
+            g = run_key(self.sandbox, job, schema.golden_key, 0, seed, self.config.run_limits(), stop=False,
+                        rec_cap=replayer.cap)
             phases["golden_run"] = round(time.monotonic() - t0, 3)
+            golden = self._golden_score(base, g, prep, design, path, seed)
+            phases["golden_replay"] = golden.phases.get("replay", 0.0)
             early = self._golden_verdict(g, golden, design)
             if early is not None:
                 early.phases = phases
-                return early, not g.proc.timed_out
+                return early, not g.proc.timed_out and golden.status not in (TIMEOUT, INFRA_ERROR)
             limits = _mutant_limits(self.config.run_limits(), g.proc.seconds)
             max_time = TIME_FACTOR * g.end_time + TIME_MARGIN
 
-            def one(m: Mutant) -> tuple[MutantOutcome, bool]:
-                run = run_key(self.sandbox, job, schema.keys[m.id], max_time, seed, limits)
-                return outcome(m.id, g, run, outputs), run.proc.timed_out
+            def one(m: Mutant) -> tuple[KeyRun, MutantOutcome]:
+                run = run_key(self.sandbox, job, schema.keys[m.id], max_time, seed, limits, rec_cap=replayer.cap)
+                return run, outcome(m.id, g, run, outputs)
 
             t0 = time.monotonic()
             with ThreadPoolExecutor(max_workers=max(1, min(self.jobs, len(muts)))) as pool:
                 done = list(pool.map(one, muts))
             phases["mutant_runs"] = round(time.monotonic() - t0, 3)
-        outcomes = [o for o, _ in done]
+        t0 = time.monotonic()
+        try:
+            outcomes = self._confirm(design, muts, prep, g, done, seed)
+        except (ReplayError, tr.TraceError, OSError, RuntimeError) as exc:
+            msg = f"harness failure: the replay that confirms kills: {exc}"
+            return BughuntResult(INFRA_ERROR, golden, errors=[msg], phases=phases), False
+        phases["kill_replays"] = round(time.monotonic() - t0, 3)
         killed = sum(o.killed for o in outcomes)
-        return BughuntResult(OK, golden, outcomes, killed, len(muts), phases=phases), not any(t for _, t in done)
+        wall = any(r.proc.timed_out for r, _ in done)
+        return BughuntResult(OK, golden, outcomes, killed, len(muts), phases=phases), not wall
 
-    def lint(self, design: Design, muts: tuple[Mutant, ...]) -> str:
-        """Verilator's lint of the design's schema with ``muts`` (the DUT as top, no testbench): "" when it
-        is clean of errors, else the log. The mutant generator's compile filter: fast (no C++)."""
-        schema = build_schema(design.files, design.top, muts, probe_ports(design))
-        with job_folder("bhlint-", self.config.keep_jobs) as job:
-            sources = write_design(job, ((f.name, f.content) for f in schema.files))
-            argv = [*lint_argv(self.backend.runtime.root), "--top-module", design.top, *sources]
-            res = self.sandbox.run(argv, job, self.config.build_limits(), untrusted=False,
-                                   ro_paths=(str(self.backend.runtime.root),),
-                                   env={"VERILATOR_ROOT": str(self.backend.runtime.root)})
-        if res.timed_out:
-            return "verilator --lint-only timed out"
-        return res.output if res.returncode != 0 else ""
+    def _golden_score(self, base: ScoreResult, g: KeyRun, prep, design: Design, path: str, seed: int) -> ScoreResult:
+        """The golden run's coverage, from the trusted replay of its recording (as any coverage score)."""
+        out = _clean_log(g.proc.output)
+        status, errors = OK, []
+        stopped = stopped_by_sandbox(g.proc, self.config.run_limits(), "missing $finish, or an endless loop?")
+        if stopped is not None:
+            status, errors = stopped
+        elif g.proc.returncode != 0 or not g.ended:
+            status, errors = CRASHED, [g.error or f"the simulation exited with code {g.proc.returncode}"]
+        elif not g.finished and not g.failed:
+            status, errors = NO_FINISH, ["simulation ended without $finish (it ran out of events)"]
+        result = replace(base, status=status, errors=errors, log_tail=out[-3000:], phases={})
+        if not result.ran:
+            return result
+        recording = g.recording if g.recording is not None else None
+        return self.engine.replayer.score(result, prep, recording, g.rec_state, design, path, seed)
 
     def _golden_verdict(self, g: KeyRun, golden: ScoreResult, design: Design) -> BughuntResult | None:
         """The result when the golden run settles it (a false alarm, a crash); None when the mutants run."""
-        if not g.ended:
-            status = TIMEOUT if g.proc.timed_out else CRASHED
-            return BughuntResult(status, golden, errors=[g.error or "the golden run did not end"])
+        if not golden.ran:
+            return BughuntResult(golden.status, golden, errors=list(golden.errors))
         if not g.scope:
             return BughuntResult(REJECTED, golden, errors=[
                 f"the testbench does not instantiate the DUT as '{design.instance}' under its top module: the bug "
@@ -256,7 +282,57 @@ class BughuntEngine:
             return BughuntResult(FALSE_ALARM, golden, failure=where, errors=[
                 f"the testbench failed on the golden design at {when:g} ns"
                 + (f" ({where})" if where else "") + ": a false alarm scores 0"])
+        if golden.status not in (OK, NO_FINISH):
+            return BughuntResult(golden.status, golden, errors=list(golden.errors))
         return None
+
+    def _confirm(self, design: Design, muts: tuple[Mutant, ...], prep, g: KeyRun,
+                 done: list[tuple[KeyRun, MutantOutcome]], seed: int) -> list[MutantOutcome]:
+        """Each kill the port traces show, confirmed where no testbench code runs: the mutant run's recorded
+        inputs replayed into the mutant's DUT-only model must give outputs that differ from the golden
+        model's (the golden run's recording, replayed) at or before the failure, while the two runs' inputs
+        were still the same. Otherwise the kill does not count (``early``)."""
+        todo = [(i, run, o) for i, (run, o) in enumerate(done) if o.killed]
+        outcomes = [o for _, o in done]
+        if not todo:
+            return outcomes
+        builder = self.engine.replayer.builder
+        limits = self.config.run_limits()
+        header, _ = tr.decode_header(_bytes(g.recording))
+        params, golden_build = next(((p, b) for p, b in prep.candidates if b.header is not None
+                                     and b.header.design_bytes() == header.design_bytes()), (None, None))
+        if golden_build is None:
+            raise ReplayError("the golden recording matches no DUT-only build")
+        files, keys = replay_schema(design.files, design.top, muts)
+        spec = ReplaySpec(Design(files, design.top, design.instance), params)
+        mutant_build = builder.build(spec, self.config.build_limits())
+        if not mutant_build.ok:
+            raise ReplayError(f"the mutants' DUT-only model ({mutant_build.stage}): {mutant_build.log[-800:]}")
+        g_out = builder.run(golden_build, _bytes(g.recording), limits, seed=seed, outputs=True)
+        if g_out.malformed or not g_out.outputs:
+            raise ReplayError(f"the golden replay: {g_out.malformed or g_out.ran.output[-400:]}")
+        prec, golden_steps = output_steps(g_out.outputs)
+        g_inputs = tr.decode(_bytes(g.recording)).records
+        for i, run, o in todo:
+            if not isinstance(run.recording, bytes):
+                outcomes[i] = replace(o, killed=False, reason=EARLY)
+                continue
+            m_out = builder.run(mutant_build, run.recording, limits, seed=seed, outputs=True,
+                                plusargs=(f"+{REPLAY_SELECTOR}={keys[o.id]}",))
+            if m_out.malformed or not m_out.outputs:
+                raise ReplayError(f"the replay of {o.id}: {m_out.malformed or m_out.ran.output[-400:]}")
+            # Compared while the two runs' inputs were the same, and up to the failure (in the replay's unit).
+            until = run.fail_time
+            t_in = first_input_difference(g_inputs, tr.decode(run.recording).records)
+            if t_in is not None:
+                until = min(until, t_in)
+            until = _rescale(until, run.precision, prec)
+            t = first_output_difference(golden_steps, output_steps(m_out.outputs)[1], until)
+            if t is None:
+                outcomes[i] = replace(o, killed=False, reason=EARLY)
+            else:
+                outcomes[i] = replace(o, diverged_ns=round(t * 10.0 ** (prec + 9), 6))
+        return outcomes
 
 
 def outcome(mutant_id: str, golden: KeyRun, run: KeyRun, outputs: set[int]) -> MutantOutcome:
@@ -279,6 +355,58 @@ def outcome(mutant_id: str, golden: KeyRun, run: KeyRun, outputs: set[int]) -> M
     else:
         reason = SURVIVED if div.diverged else NOT_EXCITED
     return MutantOutcome(mutant_id, reason == KILLED, reason, diverged, failed)
+
+
+def output_steps(trace: bytes) -> tuple[int, list[tuple[int, tuple[int, ...]]]]:
+    """(the time precision, (time, every output's words) per STEP record) of a replay's output trace."""
+    decoded = tr.decode(trace)
+    return decoded.header.precision, [(r.time, tuple(r.values)) for r in decoded.records if r.kind == tr.STEP]
+
+
+def first_input_difference(golden: list, mutant: list) -> int | None:
+    """The time of the first record at which two runs' recordings of the DUT's inputs differ (None when one
+    is a prefix of the other: a run that stopped earlier saw the same inputs until then)."""
+    for a, b in zip(golden, mutant, strict=False):
+        if (a.kind, a.time, tuple(a.values)) != (b.kind, b.time, tuple(b.values)):
+            return min(a.time, b.time)
+    return None
+
+
+def _rescale(t: int, src: int, dst: int) -> int:
+    """A time in units of 10^src s as units of 10^dst s (rounded down)."""
+    return t * 10 ** (src - dst) if src >= dst else t // 10 ** (dst - src)
+
+
+def first_output_difference(golden: list[tuple[int, tuple[int, ...]]], mutant: list[tuple[int, tuple[int, ...]]],
+                            until: int) -> int | None:
+    """The first time at or before ``until`` at which the two models' outputs differ (each trace holds a
+    step only when its outputs changed, so a value holds until the next step)."""
+    times = sorted({t for t, _ in golden} | {t for t, _ in mutant})
+    gi = mi = 0
+    gv: tuple[int, ...] | None = None
+    mv: tuple[int, ...] | None = None
+    for t in times:
+        if t > until:
+            break
+        while gi < len(golden) and golden[gi][0] <= t:
+            gv = golden[gi][1]
+            gi += 1
+        while mi < len(mutant) and mutant[mi][0] <= t:
+            mv = mutant[mi][1]
+            mi += 1
+        if gv != mv:
+            return t
+    return None
+
+
+def _bytes(x) -> bytes:
+    if not isinstance(x, bytes):
+        raise ReplayError(f"no usable recording: {x}")
+    return x
+
+
+def _clean_log(text: str) -> str:
+    return "\n".join(line for line in (text or "").splitlines() if not line.startswith(("- Verilator: ", "- S i m")))
 
 
 def lint_argv(root: Path) -> list[str]:
