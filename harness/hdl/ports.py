@@ -45,6 +45,8 @@ class ModulePorts:
     ports: list[Port]
     parameters: dict[str, str] = field(default_factory=dict)  # name -> default value (text)
     parser: str = "pyslang"  # which parser produced this (pyslang | regex)
+    # name -> integral | real | string | type, for each overridable parameter (pyslang only; empty from regex)
+    param_kinds: dict[str, str] = field(default_factory=dict)
 
     @property
     def inputs(self) -> list[Port]:
@@ -122,11 +124,21 @@ def _parse_pyslang(files, module: str) -> ModulePorts:
     if any(p.width <= 0 for p in ports):
         bad = [p.name for p in ports if p.width <= 0]
         raise PortParseError(f"could not size ports {bad} of {module}")
-    params = {}
+    params, kinds = {}, {}
     for prm in body.parameters:
         if not prm.isLocalParam:
             params[prm.name] = str(getattr(prm, "value", ""))
-    return ModulePorts(module, ports, params, "pyslang")
+            kinds[prm.name] = _param_kind(prm)
+    return ModulePorts(module, ports, params, "pyslang", kinds)
+
+
+def _param_kind(prm) -> str:
+    typ = getattr(prm, "type", None)
+    if prm.kind.name == "TypeParameter" or typ is None:
+        return "type"
+    if typ.isIntegral:
+        return "integral"
+    return "real" if typ.isFloating else "string"
 
 
 def _port_from_type(name: str, direction: str, typ) -> Port:

@@ -18,6 +18,7 @@ class EngineConfig:
     output_bytes: int = 1_000_000
     processes: int = 64
     max_uncovered: int = 200
+    trace_mb: int = 128  # cap of run 1's recording of the DUT's inputs (the replay scoring); over it: crashed
     cache_dir: Path | None = None
     use_cache: bool = True
     keep_jobs: bool = False

@@ -28,7 +28,7 @@ from pathlib import Path
 from ecov.harness.sim.coverage import CoveragePoint, in_subtree, parse_coverage_dat, relative_instance
 
 POINTS_FILE, COVERAGE_FILE, END_FILE = "points.dat", "coverage.dat", "end"
-_END_RE = re.compile(r"^ecov-end (\S+) finish=([01])\s*$")
+_END_RE = re.compile(r"^ecov-end (\S+) finish=([01])(?: trace=([a-z-]+))?\s*$")
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,7 @@ class RunOutput:
     points: list[CoveragePoint]  # the zero-time point list of the model
     coverage: list[CoveragePoint]  # the final coverage
     error: IntegrityError | None = None
+    trace: str = ""  # what the recorder's writer saw (ecov.harness.sim.recorder.STATES); "" without a recorder
 
 
 def new_run_dir(parent: Path) -> tuple[Path, str]:
@@ -78,12 +79,14 @@ def read_run(out: Path, nonce: str) -> RunOutput:
             "exit-path", "the simulation did not end through the harness's exit path (no end marker with this "
             "run's nonce): it was stopped, crashed or left some other way; its coverage is not counted"))
     finished = m.group(2) == "1"
+    state = m.group(3) or ""
     try:
         points = parse_coverage_dat((out / POINTS_FILE).read_text(errors="replace"))
         coverage = parse_coverage_dat((out / COVERAGE_FILE).read_text(errors="replace"))
     except OSError as e:
-        return RunOutput(True, finished, [], [], IntegrityError("coverage-integrity", f"coverage unreadable: {e}"))
-    return RunOutput(True, finished, points, coverage)
+        return RunOutput(True, finished, [], [], IntegrityError("coverage-integrity", f"coverage unreadable: {e}"),
+                         state)
+    return RunOutput(True, finished, points, coverage, trace=state)
 
 
 def check_point_set(points: list[CoveragePoint], coverage: list[CoveragePoint]) -> IntegrityError | None:

@@ -26,6 +26,7 @@ from pathlib import Path
 from ecov.harness.sandbox.base import ImagePath, Limits, ProcResult, Sandbox
 from ecov.harness.sim.buildcache import CpuSlots, ObjectCache, Unit, plan_units
 from ecov.harness.sim.gencheck import check_generated
+from ecov.harness.sim.recorder import RECORDER_CPP
 
 COVERAGE_FLAGS = ("--coverage-line", "--coverage-toggle", "--coverage-expr", "--coverage-user")
 VERILATOR_FLAGS = (
@@ -208,29 +209,31 @@ class VerilatorBackend:
         return "|".join((verilator_version(), " ".join(VERILATOR_FLAGS), self.options.fingerprint(), cxx()))
 
     def verilator_argv(self, top: str, sources: list[str], tb_file: str | None = None,
-                       harness_files: tuple[str, ...] = ()) -> list[str]:
+                       harness_files: tuple[str, ...] = (), coverage: bool = True) -> list[str]:
         """Verilator's command line; writes nothing. With ``tb_file``, the testbench is not instrumented;
-        ``harness_files`` (a contract monitor) never are."""
+        ``harness_files`` (a contract monitor) never are. Without ``coverage`` nothing is (run 1 of the
+        replay scoring: its figures come from the replay)."""
         root = self.runtime.root
         extra = ["--output-split", str(self.options.output_split)] if self.options.output_split else []
-        if (tb_file and not self.options.tb_coverage) or harness_files:
+        if coverage and ((tb_file and not self.options.tb_coverage) or harness_files):
             extra.append(TB_CONFIG)
-        return [str(root / "bin" / "verilator"), *VERILATOR_FLAGS, *extra, "--top-module", top, "--Mdir", "obj",
-                *sources]
+        flags = VERILATOR_FLAGS if coverage else tuple(f for f in VERILATOR_FLAGS if f not in COVERAGE_FLAGS)
+        return [str(root / "bin" / "verilator"), *flags, *extra, "--top-module", top, "--Mdir", "obj", *sources]
 
     def build(self, job: Path, sources: list[str], top: str, limits: Limits, tb_file: str | None = None,
-              harness_files: tuple[str, ...] = ()) -> BuildResult:
+              harness_files: tuple[str, ...] = (), main: str | None = None, coverage: bool = True) -> BuildResult:
         """Verilate ``sources`` (paths relative to ``job``) with ``top`` and compile ``job/sim``.
 
         ``tb_file`` names the testbench among ``sources``: unless ``BuildOptions.tb_coverage``, Verilator
         does not instrument it (its points never count; the design's points and counts are unchanged).
+        ``main`` is the harness main put in place of Verilator's (ECOV_MAIN, or ``record_main``'s).
         """
         root = self.runtime.root
         env = {"VERILATOR_ROOT": str(root)}
         off = [*([tb_file] if tb_file and not self.options.tb_coverage else []), *harness_files]
-        if off:
+        if off and coverage:
             (job / TB_CONFIG).write_text("`verilator_config\n" + "".join(f'coverage_off -file "{f}"\n' for f in off))
-        argv = self.verilator_argv(top, sources, tb_file, harness_files)
+        argv = self.verilator_argv(top, sources, tb_file, harness_files, coverage)
         res = self.sandbox.run(argv, job, limits, untrusted=False, ro_paths=(str(root),), env=env)
         phases = {"verilate": round(res.seconds, 3)}
         if res.timed_out or res.returncode != 0:
@@ -240,12 +243,16 @@ class VerilatorBackend:
         if found:
             return BuildResult(False, GENERATED_CODE, "\n".join(str(f) for f in found[:5]), seconds=res.seconds,
                                phases=phases)
-        patch_main(job / "obj" / "Vtop__main.cpp")
+        patch_main(job / "obj" / "Vtop__main.cpp", main or ECOV_MAIN)
         compiled = self.compile_generated(job, limits)
         phases["compile"] = round(compiled.seconds, 3)
         if not compiled.ok:
             return BuildResult(False, "compile", compiled.log, seconds=sum(phases.values()), phases=phases)
-        linked = self.link(job, compiled.objects, limits)
+        objects = compiled.objects
+        cov_rt = self.runtime.folder / "verilated_cov.o"
+        if not coverage and str(cov_rt) not in objects:  # the harness main writes (empty) coverage files all the same
+            objects = [*objects, str(cov_rt)]
+        linked = self.link(job, objects, limits)
         phases["link"] = round(linked.seconds, 3)
         seconds = sum(phases.values())
         if linked.timed_out or linked.returncode != 0:
@@ -393,17 +400,9 @@ static void ecov_read_input(std::string& out, std::string& nonce) {
 }
 """
 
-ECOV_MAIN = r"""// ECov harness main: replaces Verilator's --main (harness/sim/verilator.py ECOV_MAIN)
-#include "verilated.h"
-#include "verilated_cov.h"
-#include "Vtop.h"
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <map>
-#include <string>
-ECOV_MAIN_INPUT
-
+# The contract monitor's DPI side (harness/contracts/bind.py), shared by the harness main and the replay
+# main: the first violation is recorded with a coverage snapshot (the legal figures); the run goes on.
+CONTRACT_CPP = r"""
 // Interface contracts (harness/contracts/bind.py): the monitor bound into the DUT calls these through
 // DPI. The first violation is recorded with a coverage snapshot (the legal figures); the run goes on.
 static VerilatedContext* ecov_ctx = nullptr;
@@ -436,7 +435,20 @@ static void ecov_contract_write() {
         std::fclose(f);
     }
 }
+"""
 
+_MAIN_TEMPLATE = r"""// ECov harness main: replaces Verilator's --main (harness/sim/verilator.py ECOV_MAIN)
+#include "verilated.h"
+#include "verilated_cov.h"
+#include "Vtop.h"
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+ECOV_MAIN_INPUT
+
+ECOV_CONTRACT@@RECORDER@@
 int main(int argc, char** argv, char**) {
     std::string ecov_out, ecov_nonce;
     ecov_read_input(ecov_out, ecov_nonce);
@@ -448,19 +460,19 @@ int main(int argc, char** argv, char**) {
     const std::unique_ptr<Vtop> topp{new Vtop{contextp.get(), ""}};
     ecov_ctx = contextp.get();
     ecov_dir = ecov_out;
-    if (!ecov_out.empty()) contextp->coveragep()->write(ecov_out + "/points.dat");
+    if (!ecov_out.empty()) contextp->coveragep()->write(ecov_out + "/points.dat");@@OPEN@@
     while (VL_LIKELY(!contextp->gotFinish())) {
-        topp->eval();
+        topp->eval();@@AFTER_EVAL@@
         if (!topp->eventsPending()) break;
         contextp->time(topp->nextTimeSlot());
     }
     const bool ecov_finished = contextp->gotFinish();
-    topp->final();
+    topp->final();@@CLOSE@@
     if (!ecov_out.empty()) {
         contextp->coveragep()->write(ecov_out + "/coverage.dat");
         ecov_contract_write();
         if (FILE* f = std::fopen((ecov_out + "/end").c_str(), "w")) {
-            std::fprintf(f, "ecov-end %s finish=%d\n", ecov_nonce.c_str(), ecov_finished ? 1 : 0);
+            std::fprintf(f, "ecov-end %s finish=%d@@TRACE_FMT@@\n", ecov_nonce.c_str(), ecov_finished ? 1 : 0@@TRACE_ARG@@);
             std::fclose(f);
         }
     } else {
@@ -469,7 +481,34 @@ int main(int argc, char** argv, char**) {
     contextp->statsPrintSummary();
     return 0;
 }
-""".replace("ECOV_MAIN_INPUT", "#include <algorithm>\n" + MAIN_INPUT_CPP)
+""".replace("ECOV_MAIN_INPUT", "#include <algorithm>\n" + MAIN_INPUT_CPP).replace("ECOV_CONTRACT", CONTRACT_CPP.lstrip("\n"))
+
+
+def _main(hooks: dict[str, str]) -> str:
+    text = _MAIN_TEMPLATE
+    for name in ("RECORDER", "OPEN", "AFTER_EVAL", "CLOSE", "TRACE_FMT", "TRACE_ARG"):
+        text = text.replace(f"@@{name}@@", hooks.get(name, ""))
+    return text
+
+
+ECOV_MAIN = _main({})
+
+
+def record_main(scope: str, cap_bytes: int) -> str:
+    """The harness main of run 1 in the replay scoring (ecov.harness.sim.replay): ECOV_MAIN plus the
+    recorder's writer (ecov.harness.sim.recorder.RECORDER_CPP), opened on the scored instance's DPI
+    scope before time 0, called after every ``eval()``, closed with the FINAL record; the end marker
+    then also says what the writer saw (``trace=ok|over|none|...``)."""
+    if not re.fullmatch(r"[A-Za-z0-9_.]+", scope):
+        raise ValueError(f"bad recorder scope {scope!r}")
+    return _main({
+        "RECORDER": "\n" + RECORDER_CPP.rstrip("\n"),
+        "OPEN": f'\n    ecov_rec_open(contextp.get(), ecov_out, "{scope}", {int(cap_bytes)}ULL);',
+        "AFTER_EVAL": "\n        ecov_rec_after_eval();",
+        "CLOSE": "\n    const char* ecov_trace = ecov_rec_close(ecov_finished);",
+        "TRACE_FMT": " trace=%s",
+        "TRACE_ARG": ", ecov_trace",
+    })
 
 
 def main_input(out: Path, nonce: str) -> bytes:
@@ -477,12 +516,12 @@ def main_input(out: Path, nonce: str) -> bytes:
     return f"{out}\n{nonce}\n".encode()
 
 
-def patch_main(main_cpp: Path) -> None:
-    """Put the harness's own main in place of Verilator's generated one (see ECOV_MAIN)."""
+def patch_main(main_cpp: Path, main: str = ECOV_MAIN) -> None:
+    """Put the harness's own main (ECOV_MAIN, or ``record_main``'s) in place of Verilator's generated one."""
     text = main_cpp.read_text()
-    if "contextp->coveragep()->write();" not in text or "new Vtop{contextp.get()" not in text:
+    if "new Vtop{contextp.get()" not in text or "eventsPending()" not in text:
         raise RuntimeError("unexpected Verilator main: cannot install the harness main")
-    main_cpp.write_text(ECOV_MAIN)
+    main_cpp.write_text(main)
 
 
 

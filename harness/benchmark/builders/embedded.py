@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ecov.harness.benchmark.bughunt_refs import attach_embedded
 from ecov.harness.benchmark.builders.common import BuildResult, SourceError, is_hdl
+from ecov.harness.benchmark.mutantfiles import find_mutants
 from ecov.harness.benchmark.spec import KIND, BenchmarkSpec
 from ecov.harness.contracts.spec import find_contract
 from ecov.harness.core.records import SourceFile, Target
@@ -86,6 +87,7 @@ def load_suite(root: Traversable | Path | None = None) -> list[Task]:
     for d in dirs:
         task = load_task_dir(d)
         task.contract = find_contract(task.id, d, embedded=True)  # harness-owned, never in the row
+        task.mutants = find_mutants(task, d, embedded=True)  # likewise (bug hunt)
         tasks.append(task)
     return attach_embedded(sorted(tasks, key=lambda t: t.id), root)
 

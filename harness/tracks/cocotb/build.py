@@ -6,10 +6,12 @@ with the SV track's build path (``VerilatorBackend.compile_generated``/``link``:
 objects and PCH, the object cache, -O0) instead of cocotb's Makefile flow, and kept under
 ``<cache>/cocotb-builds/<key>/sim``.
 
-VPI visibility is the first trust boundary: a Verilator config file makes the toplevel's input ports
-public read-write and its output ports public read-only, and nothing else public at all. Internal
-signals do not exist for VPI, so a testbench cannot write (or read) inside the design, and Verilator
-itself refuses writes to the outputs.
+The model is not instrumented for coverage: it carries the harness recorder (ecov.harness.sim.recorder),
+and the figures come from the trusted replay of its trace (ecov.harness.tracks.replayed).
+
+VPI visibility is a trust boundary for feedback, not for figures: a Verilator config file makes the
+toplevel's input ports public read-write and its output ports public read-only, and nothing else
+public at all. Internal signals do not exist for VPI, and Verilator itself refuses writes to the outputs.
 """
 
 from __future__ import annotations
@@ -28,9 +30,9 @@ from pathlib import Path
 
 from ecov.harness.core.records import Design
 from ecov.harness.sandbox.base import Limits, Sandbox
+from ecov.harness.sim import recorder
 from ecov.harness.sim.jobfiles import write_design
 from ecov.harness.sim.verilator import (
-    COVERAGE_FLAGS,
     MAIN_INPUT_CPP,
     BuildOptions,
     VerilatorBackend,
@@ -41,10 +43,11 @@ from ecov.harness.sim.verilator import (
 )
 
 # Bump when the build (flags, main patch, port config) changes.
-BUILD_VERSION = "5"  # 4: the harness's output folder, nonce, point list and end marker; 5: on stdin
+BUILD_VERSION = "6"  # 4: the harness's output folder, nonce, point list and end marker; 5: on stdin;
+# 6: the recorder bound into the DUT, no coverage (the figures come from the replay)
 VERILATOR_FLAGS = (
     # --flatten for the reason the SV track uses it: identical instances must not share counters.
-    "--cc", "--vpi", "--timing", "--flatten", *COVERAGE_FLAGS,
+    "--cc", "--vpi", "--timing", "--flatten",
     "-Wno-fatal", "-Wno-lint", "-Wno-style", "--timescale", "1ns/1ps", "--prefix", "Vtop",
 )
 PORTS_VLT = "ecov_ports.vlt"
@@ -96,59 +99,54 @@ def _libpython() -> str:
     return found
 
 
-def patch_main(text: str) -> str:
-    """cocotb's Verilator main, on the SV track's integrity contract (ecov.harness.sim.verilator.ECOV_MAIN).
+def patch_main(text: str, scope: str, cap_bytes: int) -> str:
+    """cocotb's Verilator main, on the SV track's integrity contract (ecov.harness.sim.verilator.ECOV_MAIN),
+    recording the DUT's inputs for the trusted replay (ecov.harness.sim.recorder).
 
     - The output folder and nonce come on standard input (``verilator.main_input``), read first thing in
       ``main``, before the VPI bootstrap starts Python; standard input is then /dev/null and the process
       non-dumpable (its /proc files unreadable to its own uid): never in an environment, which the
       sandbox's /proc would show.
-    - Identical sub-instances keep separate counters (``forcePerInstance(true)`` always; cocotb 2.1 only
-      does it with ``--coverage-per-instance`` on the command line, the fix of cocotb issue #5684).
-    - Right after the model is built, before Python starts, it writes the model's own point list
-      (``points.dat``, all counts 0), the reference ``integrity.check_point_set`` compares with.
-    - The coverage goes to ``<out>/coverage.dat`` (also when an exit callback writes it on $fatal), and
-      only the normal end of ``main`` (after the loop, ``final`` and cocotb's end-of-simulation
-      callbacks, the last Python that runs) writes, last, the end marker with the nonce.
+    - Right after the model is built, before Python starts, the recorder's writer opens the trace on the
+      scored instance's DPI scope (``scope``) and writes its header; after the last eval of every time
+      step (cocotb's writes included) it records the end-of-step inputs; the recorder module records
+      the inputs at the DUT's own edges. The trace is capped at ``cap_bytes``.
+    - Only the normal end of ``main`` (after the loop, ``final`` and cocotb's end-of-simulation
+      callbacks, the last Python that runs) closes the trace and writes, last, the end marker with the
+      nonce and the writer's state.
     - Time is kept in the Verilated context (the engine's runtime is built with ``VL_TIME_CONTEXT``).
     """
-    per_inst = re.compile(r"if \(coverage_per_instance\) \{\s*(Verilated::threadContextp\(\)->coveragep\(\)"
-                          r"->forcePerInstance\(true\);)\s*\}")
-    anchors = ("VerilatedCov::write();", "int main(int argc, char **argv) {\n", "main_time = next_time;",
+    anchors = ("int main(int argc, char **argv) {\n", "main_time = next_time;",
                'std::unique_ptr<Vtop> top(new Vtop(""));\n', "    top->final();\n\n    wrap_up();\n",
-               "static vluint64_t main_time = 0;")
-    if not per_inst.search(text) or any(text.count(a) != 1 for a in anchors):
-        raise CocotbUnavailable("unexpected cocotb Verilator main: cannot install the harness's coverage handling")
-    text = per_inst.sub(r"\1", text)
+               "static vluint64_t main_time = 0;", "        top->eval_end_step();\n")
+    if any(text.count(a) != 1 for a in anchors) or not re.fullmatch(r"[A-Za-z0-9_.]+", scope):
+        raise CocotbUnavailable("unexpected cocotb Verilator main: cannot install the harness's recorder")
     # The engine's runtime is built with VL_TIME_CONTEXT: time lives in the context, not sc_time_stamp().
     text = text.replace("main_time = next_time;",
                         "main_time = next_time;\n            Verilated::threadContextp()->time(main_time);")
-    text = text.replace("VerilatedCov::write();",
-                        'VerilatedCov::write(ecov_out.empty() ? "coverage.dat" : ecov_out + "/coverage.dat");')
     text = re.sub(r"^static vluint64_t main_time = 0;.*\n", lambda m: m.group(0) + _MAIN_GLOBALS, text, count=1,
                   flags=re.M)
     text = text.replace("int main(int argc, char **argv) {\n", "int main(int argc, char **argv) {\n" + _MAIN_START)
-    text = text.replace('std::unique_ptr<Vtop> top(new Vtop(""));\n',
-                        'std::unique_ptr<Vtop> top(new Vtop(""));\n' + _MAIN_POINTS)
+    text = text.replace('std::unique_ptr<Vtop> top(new Vtop(""));\n', 'std::unique_ptr<Vtop> top(new Vtop(""));\n'
+                        + f'    ecov_rec_open(Verilated::threadContextp(), ecov_out, "{scope}", {int(cap_bytes)}ULL);\n')
+    text = text.replace("        top->eval_end_step();\n", "        ecov_rec_after_eval();\n        top->eval_end_step();\n")
     text = text.replace("    top->final();\n\n    wrap_up();\n", _MAIN_END)
     return "#include <algorithm>\n#include <cstdlib>\n#include <cstring>\n#include <string>\n" + text
 
 
 _MAIN_GLOBALS = """static std::string ecov_out;  // ECov: the harness's private output folder
 static std::string ecov_nonce;
-""" + MAIN_INPUT_CPP
+""" + MAIN_INPUT_CPP + recorder.RECORDER_CPP
 _MAIN_START = """    ecov_read_input(ecov_out, ecov_nonce);
-"""
-_MAIN_POINTS = """    Verilated::threadContextp()->coveragep()->forcePerInstance(true);
-    if (!ecov_out.empty()) Verilated::threadContextp()->coveragep()->write(ecov_out + "/points.dat");
 """
 _MAIN_END = """    const bool ecov_finished = Verilated::gotFinish();
     top->final();
 
     wrap_up();
+    const char* ecov_trace = ecov_rec_close(ecov_finished);
     if (!ecov_out.empty()) {  // ECov: the end marker, written last and on this path only
         if (FILE* f = fopen((ecov_out + "/end").c_str(), "w")) {
-            fprintf(f, "ecov-end %s finish=%d\\n", ecov_nonce.c_str(), ecov_finished ? 1 : 0);
+            fprintf(f, "ecov-end %s finish=%d trace=%s\\n", ecov_nonce.c_str(), ecov_finished ? 1 : 0, ecov_trace);
             fclose(f);
         }
     }
@@ -197,13 +195,16 @@ class CocotbBuilder:
         return "|".join((verilator_version(), " ".join(VERILATOR_FLAGS), self.options.fingerprint(), cxx(),
                          f"cocotb={paths.version}", f"build={BUILD_VERSION}", f"sandbox={self.sandbox.name}"))
 
-    def key(self, design: Design) -> str:
-        blob = json.dumps({"design": design.to_dict(), "backend": self.fingerprint()}, sort_keys=True)
+    def key(self, design: Design, recorder_sv: str = "", cap_bytes: int = 0) -> str:
+        blob = json.dumps({"design": design.to_dict(), "backend": self.fingerprint(), "recorder": recorder_sv,
+                           "cap": cap_bytes}, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:32]
 
-    def build(self, design: Design, inputs: list[str], outputs: list[str], limits: Limits) -> CocotbBuild:
-        """The cached build of ``design``, building it under a lock when missing (failures are not kept)."""
-        folder = self.build_cache / self.key(design)
+    def build(self, design: Design, inputs: list[str], outputs: list[str], limits: Limits, recorder_sv: str,
+              cap_bytes: int) -> CocotbBuild:
+        """The cached build of ``design`` with its recorder (``recorder_sv``, from the replay side; the trace
+        capped at ``cap_bytes``), building it under a lock when missing (failures are not kept)."""
+        folder = self.build_cache / self.key(design, recorder_sv, cap_bytes)
         done = folder / ".complete"
         if done.exists():
             return CocotbBuild(True, "done", "", folder, cached=True)
@@ -214,7 +215,7 @@ class CocotbBuilder:
                 return CocotbBuild(True, "done", "", folder, cached=True)
             work = Path(tempfile.mkdtemp(prefix="cocotb-build-", dir=self.build_cache))
             try:
-                res = self._build(work, design, inputs, outputs, limits)
+                res = self._build(work, design, inputs, outputs, limits, recorder_sv, cap_bytes)
                 if not res.ok:
                     return res
                 shutil.rmtree(folder, ignore_errors=True)
@@ -227,20 +228,22 @@ class CocotbBuilder:
             finally:
                 shutil.rmtree(work, ignore_errors=True)
 
-    def _build(self, job: Path, design: Design, inputs: list[str], outputs: list[str], limits: Limits) -> CocotbBuild:
+    def _build(self, job: Path, design: Design, inputs: list[str], outputs: list[str], limits: Limits,
+               recorder_sv: str, cap_bytes: int) -> CocotbBuild:
         start = time.monotonic()
         paths = cocotb_paths()
         root = self.runtime.root
         sources = write_design(job, ((f.name, f.content) for f in design.files))
         (job / PORTS_VLT).write_text(ports_config(design.top, inputs, outputs))
+        (job / recorder.FILE).write_text(recorder_sv)
         argv = [str(root / "bin" / "verilator"), *VERILATOR_FLAGS, "--top-module", design.top, "--Mdir", "obj",
-                PORTS_VLT, *sources]
+                PORTS_VLT, *sources, recorder.FILE]
         res = self.sandbox.run(argv, job, limits, untrusted=False, ro_paths=(str(root),),
                                env={"VERILATOR_ROOT": str(root)})
         if res.timed_out or res.returncode != 0:
             return CocotbBuild(False, "verilate", _why(res, "Verilator"), seconds=time.monotonic() - start)
         obj = job / "obj"
-        (obj / MAIN_CPP).write_text(patch_main(paths.main_cpp.read_text()))
+        (obj / MAIN_CPP).write_text(patch_main(paths.main_cpp.read_text(), recorder.scope_name(design.top), cap_bytes))
         classes = (obj / "Vtop_classes.mk").read_text()
         globals_ = _mk_list(classes, "VM_GLOBAL_FAST") + _mk_list(classes, "VM_GLOBAL_SLOW")
         rt = self.runtime.ensure()
@@ -249,7 +252,8 @@ class CocotbBuilder:
         if not compiled.ok:
             return CocotbBuild(False, "compile", compiled.log, seconds=time.monotonic() - start)
         # libcocotbvpi_verilator is found at run time through LD_LIBRARY_PATH (ecov.harness.tracks.cocotb.pyview).
-        linked = self.backend.link(job, compiled.objects, limits,
+        # cocotb's main writes coverage (of nothing: the model is not instrumented) through verilated_cov.
+        linked = self.backend.link(job, [*compiled.objects, str(rt / "verilated_cov.o")], limits,
                                    extra=(f"-L{paths.libs_dir}", "-lcocotbvpi_verilator"),
                                    ro_paths=(str(paths.libs_dir),))
         if linked.timed_out or linked.returncode != 0:

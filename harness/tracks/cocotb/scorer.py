@@ -1,16 +1,16 @@
-"""Score one cocotb testbench against one design: policy -> cached design build -> simulation -> coverage.
+"""Score one cocotb testbench against one design: policy -> cached design build -> simulation -> replay.
 
 The same contract as ``ecov.harness.tracks.sv.scorer.Engine`` (a ScoreResult, cached by design, testbench, seed and
 backend), so the agent loop, run folders and leaderboard take either. Only the simulation is paid per
 testbench: the compiled model is built once per design (ecov.harness.tracks.cocotb.build).
 
-Coverage integrity is the SV track's contract (ecov.harness.sim.integrity, docs/scoring.md): the patched
-cocotb main (ecov.harness.tracks.cocotb.build) writes the model's point list, the coverage and, last and on its
-normal exit path only, an end marker with the run's nonce into a private folder outside the job folder.
-A run without that marker crashed; its coverage counts only when ``integrity.check_point_set`` and
-``integrity.check_dut`` pass. The DUT is the HDL toplevel there: its hierarchy is renamed so that the
-toplevel is the task's instance (``sync_fifo.u_x`` -> ``tb.u_fifo.u_x``) before the checks, and every
-figure, target and uncovered listing then reads exactly as in the SystemVerilog track.
+The figures never come from the cocotb process: its build carries the harness recorder, which writes
+what the DUT (the HDL toplevel) saw at its inputs into a private folder outside the job folder, with an
+end marker carrying the run's nonce, written last and on the main's normal exit path only. A run
+without that marker crashed. Otherwise its trace is replayed on the DUT-only build the SV track uses
+(ecov.harness.tracks.replayed), where no Python runs, and the replay's coverage, renamed so that the
+toplevel is the task's instance (``sync_fifo.u_x`` -> ``tb.u_fifo.u_x``), gives every figure, target and
+uncovered listing, read exactly as in the SystemVerilog track.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 
+from ecov.harness.contracts.spec import ContractError
+from ecov.harness.contracts.spec import check as check_contract
 from ecov.harness.core.paths import default_cache_dir, jobs_dir
 from ecov.harness.core.records import (
     COMPILE_ERROR,
@@ -36,18 +38,18 @@ from ecov.harness.sandbox.base import Sandbox
 from ecov.harness.sandbox.factory import make_sandbox
 from ecov.harness.scoring.cached import CachedScorer, key_of
 from ecov.harness.scoring.config import EngineConfig
-from ecov.harness.sim import coverage as cov
-from ecov.harness.sim.integrity import RunOutput
 from ecov.harness.sim.jobs import job_folder, run_with_out_dir
-from ecov.harness.sim.verdict import attach_coverage, coverage_problem, stopped_by_sandbox
+from ecov.harness.sim.verdict import stopped_by_sandbox
 from ecov.harness.sim.verilator import main_input
 from ecov.harness.tracks.cocotb import TB_FILE, TB_MODULE
 from ecov.harness.tracks.cocotb.build import CocotbBuilder, CocotbUnavailable, cocotb_paths
 from ecov.harness.tracks.cocotb.policy import check_python_testbench
 from ecov.harness.tracks.cocotb.pyview import python_view, view_paths
+from ecov.harness.tracks.replayed import Prepared, Refused, Replayer, trace_of
 
-SCORING_VERSION = "cocotb-3"  # 2: the SV track's integrity contract (harness main, nonce, point-set/DUT checks);
-# 3: channel on stdin, no ctypes in the view, frozen guard, policy for attrgetter/partial and getattr(dut, name)
+SCORING_VERSION = "cocotb-4"  # 2: the SV track's integrity contract (harness main, nonce, point-set/DUT checks);
+# 3: channel on stdin, no ctypes in the view, frozen guard, policy for attrgetter/partial and getattr(dut, name);
+# 4: figures from the trusted replay of the DUT's recorded inputs (ecov.harness.tracks.replayed)
 GUARD_MODULE = "ecov_guard"
 TB_ROOT = "tb"  # the testbench root the DUT hierarchy is renamed under
 MAX_ERRORS = 8
@@ -80,14 +82,18 @@ class CocotbEngine(CachedScorer):
         self.cache_root = Path(self.config.cache_dir or default_cache_dir())
         self.builder = CocotbBuilder(self.sandbox, default_cache_dir(), self.cache_root / "cocotb-builds",
                                      self.config.build)
+        # The same DUT-only builds as the SV track's (cached machine-wide, shared by both tracks).
+        self.replayer = Replayer(self.builder.backend, default_cache_dir(), self.config)
 
     def cache_key(self, design: Design, testbench: str, seed: int) -> str:
         return key_of({"design": design.to_dict(), "tb": testbench, "seed": seed, "tb_lang": "cocotb",
                        "backend": self.builder.fingerprint(), "scoring": SCORING_VERSION,
-                       "max_uncovered": self.config.max_uncovered, **self.trust()})
+                       "max_uncovered": self.config.max_uncovered, "replay": self.replayer.fingerprint(),
+                       "trace_mb": self.config.trace_mb, **self.trust()})
 
     def identity(self) -> dict[str, str]:
-        return {"backend": self.builder.fingerprint(), "scoring": SCORING_VERSION}
+        return {"backend": self.builder.fingerprint(), "scoring": SCORING_VERSION,
+                "replay": self.replayer.fingerprint()}
 
     def _precheck(self, base: ScoreResult, design: Design, testbench: str) -> ScoreResult | None:
         """The AST policy and the test count: settled before anything is built, never cached."""
@@ -109,19 +115,33 @@ class CocotbEngine(CachedScorer):
         return self._cached(base, self.cache_key(design, testbench, seed),
                             lambda: self._build_and_run(design, testbench, seed, base))
 
-    def build(self, design: Design):
+    def prepare(self, design: Design) -> Prepared:
+        """The replay side of ``design`` (its DUT-only builds, shared with the SV track, contract monitor
+        included when it has one; the recorder its cocotb build carries)."""
+        try:
+            meta = check_contract(design.contract, design) if design.contract is not None else None
+        except ContractError as e:
+            raise Refused(INFRA_ERROR, f"harness failure: {e}") from e
+        return self.replayer.prepare(design, meta)
+
+    def build(self, design: Design, prep: Prepared | None = None):
         """The design's cached build (built now when missing)."""
+        prep = prep or self.prepare(design)
         try:
             ports = parse_ports(design.files, design.top)
         except PortParseError as e:
             raise CocotbUnavailable(f"cannot read the ports of {design.top}: {e}") from e
         inputs = [p.name for p in ports.ports if p.direction == INPUT]
         outputs = [p.name for p in ports.ports if p.direction != INPUT]
-        return self.builder.build(design, inputs, outputs, self.config.build_limits())
+        return self.builder.build(design, inputs, outputs, self.config.build_limits(), prep.recorder_sv,
+                                  self.replayer.cap)
 
     def _build_and_run(self, design: Design, testbench: str, seed: int, base: ScoreResult) -> ScoreResult:
         try:
-            built = self.build(design)
+            prep = self.prepare(design)
+            built = self.build(design, prep)
+        except Refused as exc:
+            return replace(base, status=exc.status, errors=[str(exc)])
         except (OSError, RuntimeError) as exc:
             return replace(base, status=INFRA_ERROR, errors=[f"harness failure while building: {exc}"])
         if not built.ok:
@@ -129,10 +149,10 @@ class CocotbEngine(CachedScorer):
             return replace(base, status=INFRA_ERROR, errors=[f"the design failed to build for cocotb ({built.stage}):\n"
                                                                + built.log[-2000:]])
         with job_folder("cocotb-", self.config.keep_jobs) as job:
-            return self._run(job, built.binary, design, testbench, seed, base)
+            return self._run(job, built.binary, design, testbench, seed, base, prep)
 
     def _run(self, job: Path, binary: Path, design: Design, testbench: str, seed: int,
-             base: ScoreResult) -> ScoreResult:
+             base: ScoreResult, prep: Prepared) -> ScoreResult:
         cfg = self.config
         try:
             os.link(binary, job / "sim")
@@ -143,12 +163,18 @@ class CocotbEngine(CachedScorer):
         argv = ["./sim", f"+verilator+seed+{seed}", "+verilator+rand+reset+0", "+verilator+error+limit+1000000"]
         view = python_view(str(jobs_dir()))
         env = self._env(job, design, seed, view_paths(view))
-        # The harness main writes coverage only into a fresh folder outside the job folder, named (with
+        holder: dict = {}
+
+        # The harness main writes the trace only into a fresh folder outside the job folder, named (with
         # the nonce) on its standard input, read before Python starts (integrity.new_run_dir).
         # ``rw_paths`` shows it at its own path: the guard keeps Python from the mount table and the listing.
-        ran, got = run_with_out_dir(lambda out, nonce: self.sandbox.run(
-            argv, job, cfg.run_limits(), untrusted=True, ro_paths=(str(view),), rw_paths=(str(out),),
-            env=env, stdin=main_input(out, nonce)))
+        def run(out: Path, nonce: str):
+            ran = self.sandbox.run(argv, job, cfg.run_limits(), untrusted=True, ro_paths=(str(view),),
+                                   rw_paths=(str(out),), env=env, stdin=main_input(out, nonce))
+            holder["trace"] = trace_of(out, self.replayer.cap)
+            return ran
+
+        ran, got = run_with_out_dir(run)
         # Paths of this job and of the Python view differ between runs: the log must not.
         out = clean_log(ran.output).replace(str(job) + "/", "").replace(str(job), ".").replace(str(view), "<python>")
         status, errors = OK, []
@@ -166,18 +192,15 @@ class CocotbEngine(CachedScorer):
         else:
             errors = failures.messages
         result = replace(base, status=status, errors=errors[:MAX_ERRORS], log_tail=out[-3000:])
+        result.phases["run"] = round(ran.seconds, 3)
         if failures.rejected:
             result.status = REJECTED
-        if not got.ended:  # stopped, crashed or left some other way: its coverage is not counted
+        if not got.ended:  # stopped, crashed or left some other way: its recording is not replayed
             return result
-        # A test that raised still ran through the harness's exit path: its coverage counts (as $error would).
-        got = as_task_hierarchy(got, design)
-        problem = coverage_problem(got, design)
-        if problem is not None:
-            return replace(result, status=REJECTED, errors=[str(problem)] + result.errors)
-        attach_coverage(result, got.coverage, design, cfg.max_uncovered,
-                        "the simulation wrote no coverage points for the design")
-        return result
+        # A test that raised still ran through the harness's exit path: its stimulus counts (as $error would).
+        # The figures come from the replay; the contract's legal figures are the SV track's only.
+        return self.replayer.score(result, prep, holder.get("trace"), got.trace, design,
+                                   f"{TB_ROOT}.{design.instance}", seed, legal=False)
 
     def _env(self, job: Path, design: Design, seed: int, view: dict[str, str]) -> dict[str, str]:
         return {
@@ -203,22 +226,6 @@ class CocotbEngine(CachedScorer):
 
 # --------------------------------------------------------------------------------------------
 # Coverage
-
-
-def as_task_hierarchy(got: RunOutput, design: Design) -> RunOutput:
-    """The run's points with the HDL toplevel renamed to ``tb.<instance>`` (the SV track's layout).
-
-    Applied to the point list and the coverage alike (hierarchy and raw key), so the integrity checks and
-    every figure then read as in the SystemVerilog track.
-    """
-    pat = re.compile("(\x01h\x02)" + re.escape(design.top) + r"(?=[.\x01]|$)")
-    prefix = f"{TB_ROOT}.{design.instance}"
-
-    def move(p: cov.CoveragePoint) -> cov.CoveragePoint:
-        hier = prefix + p.hier[len(design.top):] if cov.in_subtree(p.hier, design.top) else p.hier
-        return replace(p, hier=hier, key=pat.sub(lambda m: m.group(1) + prefix, p.key))
-
-    return replace(got, points=[move(p) for p in got.points], coverage=[move(p) for p in got.coverage])
 
 
 # --------------------------------------------------------------------------------------------

@@ -45,4 +45,7 @@ COCOTB = register(KIND, "cocotb", Track(
     name="cocotb", tb_suffix=".py", run_tag="-cocotb", description="Python with cocotb (@cocotb.test() functions whose dut is the design top)",
     build_messages=prompts.build_messages, followup_message=prompts.followup_message, io=io,
     make_scorer=CocotbEngine, random_answer=random_answer, table_suffix=" · cocotb",
+    no_bughunt=("bug hunt is SystemVerilog-only: a cocotb testbench's Python runs inside the simulator's process "
+                "and could read the mutant selector from its memory; until a port-only bridge exists, use "
+                "--tb-lang sv (docs/scoring.md, \"Bug hunt\")"),
 ))

@@ -33,27 +33,41 @@ from ecov.harness.sandbox.factory import make_sandbox
 from ecov.harness.scoring.cached import CachedScorer, key_of
 from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.sim import coverage as cov
-from ecov.harness.sim import integrity
+from ecov.harness.sim import integrity, recorder
 from ecov.harness.sim.jobfiles import write_design
 from ecov.harness.sim.jobs import job_folder, run_with_out_dir
 from ecov.harness.sim.rules import RULES_VERSION, Violation, check_design
 from ecov.harness.sim.verdict import attach_coverage, coverage_problem, stopped_by_sandbox
-from ecov.harness.sim.verilator import GENERATED_CODE, VerilatorBackend
+from ecov.harness.sim.verilator import GENERATED_CODE, VerilatorBackend, record_main
+from ecov.harness.tracks.replayed import Refused, Replayer, legal_of, trace_of
 
 # Bump when anything that changes figures for the same inputs changes (parsing, aggregation, flags).
-SCORING_VERSION = "6"  # 3: --flatten; 4: integrity layer (rules, harness main, point-set/DUT checks); 5: #() copies;
-# 6: integrity round 3 (DUT-output writes, parameter overrides, generated-C++ check, channel on stdin)
+SCORING_VERSION = "7"  # 3: --flatten; 4: integrity layer (rules, harness main, point-set/DUT checks); 5: #() copies;
+# 6: integrity round 3 (DUT-output writes, parameter overrides, generated-C++ check, channel on stdin);
+# 7: figures from the trusted replay of the DUT's recorded inputs (ecov.harness.sim.replay)
 TB_FILE = "testbench.sv"
 MAX_ERRORS = 12
 
 
 class Engine(CachedScorer):
-    def __init__(self, config: EngineConfig | None = None, sandbox: Sandbox | None = None):
+    """Scores a SystemVerilog testbench: its run records the DUT's inputs, the figures come from the
+    trusted replay (ecov.harness.tracks.replayed). ``direct=True`` is the former path, coverage counted in
+    the testbench's own process: internal, for the fidelity comparison (scripts/replay_fidelity.py), not
+    a scoring mode."""
+
+    def __init__(self, config: EngineConfig | None = None, sandbox: Sandbox | None = None, *, direct: bool = False):
         self.config = config or EngineConfig()
         self.cache_root = Path(self.config.cache_dir or default_cache_dir())
         self.sandbox = sandbox or make_sandbox(self.config.sandbox)
         # The runtime objects do not depend on the score cache: share them across cache folders.
         self.backend = VerilatorBackend(self.sandbox, default_cache_dir(), self.config.build)
+        self.direct = direct
+        # DUT-only builds do not depend on the score cache either.
+        self.replayer = Replayer(self.backend, default_cache_dir(), self.config)
+
+    def _mode(self) -> dict[str, str]:
+        return {"mode": "direct"} if self.direct else {"replay": self.replayer.fingerprint(),
+                                                       "trace_mb": str(self.config.trace_mb)}
 
     def cache_key(self, design: Design, testbench: str, seed: int) -> str:
         return key_of({
@@ -65,6 +79,7 @@ class Engine(CachedScorer):
             "rules": RULES_VERSION,
             "max_uncovered": self.config.max_uncovered,
             **({"contract_harness": contract_bind.harness_digest()} if design.contract is not None else {}),
+            **self._mode(),
             **self.trust(),
         })
 
@@ -90,7 +105,7 @@ class Engine(CachedScorer):
         """What makes two engines score alike (remote workers, the site's verification cache), the harness
         file that binds contracts included."""
         return {"backend": self.backend.fingerprint(), "scoring": SCORING_VERSION,
-                "contract_harness": contract_bind.harness_digest()}
+                "contract_harness": contract_bind.harness_digest(), **self._mode()}
 
     def _build_and_run(self, design: Design, testbench: str, seed: int, base: ScoreResult,
                        deferred: list[Violation] | None = None) -> ScoreResult:
@@ -103,6 +118,68 @@ class Engine(CachedScorer):
             meta = check_contract(design.contract, design) if design.contract is not None else None
         except ContractError as exc:  # never applied silently, never silently ignored
             return replace(base, status=INFRA_ERROR, errors=[f"harness failure: {exc}"])
+        if self.direct:
+            return self._direct(design, testbench, seed, base, deferred, top, meta)
+        try:
+            prep = self.replayer.prepare(design, meta)
+        except Refused as exc:
+            return replace(base, status=exc.status, errors=[str(exc)])
+        except (OSError, RuntimeError) as exc:
+            return replace(base, status=INFRA_ERROR, errors=[f"harness failure while building the replay: {exc}"])
+        with job_folder("job-", self.config.keep_jobs) as job:
+            sources = _write_job(job, design, testbench)
+            (job / recorder.FILE).write_text(prep.recorder_sv)  # after the rules, never seen by them
+            sources.append(recorder.FILE)
+            main = record_main(recorder.scope_name(f"{top}.{design.instance}"), self.replayer.cap)
+            failed, built, warnings = self._build(job, sources, top, base, deferred, (recorder.FILE,), main, False)
+            if failed is not None:
+                return failed
+            if prep.built_seconds:
+                base.phases["replay_build"] = prep.built_seconds
+            holder: dict = {}
+
+            def run(out: Path, nonce: str):
+                ran = self.backend.run(job, seed, self.config.run_limits(), out, nonce)
+                holder["trace"] = trace_of(out, self.replayer.cap)
+                return ran
+
+            ran, got = run_with_out_dir(run)
+            base.phases["run"] = round(ran.seconds, 3)
+            result = self._run_status(base, ran, got, warnings)
+        if not result.ran:
+            return result
+        return self.replayer.score(result, prep, holder.get("trace"), got.trace, design, f"{top}.{design.instance}",
+                                   seed)
+
+    def _build(self, job: Path, sources: list[str], top: str, base: ScoreResult, deferred: list[Violation] | None,
+               harness_files: tuple[str, ...], main: str | None = None, coverage: bool = True):
+        """(the result when the build refused or failed, the build, its warnings)."""
+        try:
+            built = self.backend.build(job, sources, top, self.config.build_limits(), tb_file=TB_FILE,
+                                       harness_files=harness_files, main=main, coverage=coverage)
+        except (OSError, RuntimeError) as exc:
+            return replace(base, status=INFRA_ERROR, errors=[f"harness failure while building: {exc}"]), None, []
+        warnings = _warnings(built.log)
+        base.phases.update(built.phases)
+        if not built.ok and built.stage == GENERATED_CODE:
+            return replace(base, status=REJECTED, errors=[
+                "rule 'generated-code': the C++ Verilator generated from the testbench holds code it did not "
+                "write (testbench text copied unescaped into the model; see docs/scoring.md, Threat model): "
+                + _relative(built.log, job)[:600]], warnings=warnings), built, warnings
+        if not built.ok:
+            errors = _compile_errors(built.log, job) or [_relative(built.log[-2000:], job) or built.stage + " failed"]
+            log_tail = _relative(built.log[-3000:], job)
+            if harness_files:
+                errors, log_tail = _hide_harness(errors, log_tail, harness_files)
+            return replace(base, status=COMPILE_ERROR, errors=errors, warnings=warnings, log_tail=log_tail), built, warnings
+        if deferred:  # Verilator accepted what the rules could not read: refused, never run
+            return replace(base, status=REJECTED, errors=[str(v) for v in deferred], warnings=warnings), built, warnings
+        return None, built, warnings
+
+    def _direct(self, design: Design, testbench: str, seed: int, base: ScoreResult, deferred: list[Violation] | None,
+                top: str, meta) -> ScoreResult:
+        """The direct path (diagnostic only: the fidelity script compares it with the replay): coverage
+        counted in the testbench's own process."""
         with job_folder("job-", self.config.keep_jobs) as job:
             sources = _write_job(job, design, testbench)
             harness_files: tuple[str, ...] = ()
@@ -110,26 +187,9 @@ class Engine(CachedScorer):
                 (job / contract_bind.FILE).write_text(contract_bind.harness_file(design.contract, meta))
                 sources.append(contract_bind.FILE)
                 harness_files = (contract_bind.FILE,)
-            try:
-                built = self.backend.build(job, sources, top, self.config.build_limits(), tb_file=TB_FILE,
-                                           harness_files=harness_files)
-            except (OSError, RuntimeError) as exc:
-                return replace(base, status=INFRA_ERROR, errors=[f"harness failure while building: {exc}"])
-            warnings = _warnings(built.log)
-            base.phases = dict(built.phases)
-            if not built.ok and built.stage == GENERATED_CODE:
-                return replace(base, status=REJECTED, errors=[
-                    "rule 'generated-code': the C++ Verilator generated from the testbench holds code it did not "
-                    "write (testbench text copied unescaped into the model; see docs/scoring.md, Threat model): "
-                    + _relative(built.log, job)[:600]], warnings=warnings)
-            if not built.ok:
-                errors = _compile_errors(built.log, job) or [_relative(built.log[-2000:], job) or built.stage + " failed"]
-                log_tail = _relative(built.log[-3000:], job)
-                if harness_files:
-                    errors, log_tail = _hide_monitor(errors, log_tail)
-                return replace(base, status=COMPILE_ERROR, errors=errors, warnings=warnings, log_tail=log_tail)
-            if deferred:  # Verilator accepted what the rules could not read: refused, never run
-                return replace(base, status=REJECTED, errors=[str(v) for v in deferred], warnings=warnings)
+            failed, built, warnings = self._build(job, sources, top, base, deferred, harness_files)
+            if failed is not None:
+                return failed
             contract_run = contract_bind.ContractRun()
 
             def run(out: Path, nonce: str):
@@ -143,15 +203,15 @@ class Engine(CachedScorer):
             base.phases["run"] = round(ran.seconds, 3)
             result = self._judge_run(base, ran, got, design, warnings)
             if meta is not None and result.ran and result.coverage:
+                snapshot = cov.parse_coverage_dat(contract_run.snapshot or "")
                 try:
-                    result.legal = _legal(contract_run, meta, got, design, result)
+                    result.legal = legal_of(contract_run, meta, got.points, snapshot, design, result)
                 except RuntimeError as exc:
                     return replace(result, status=INFRA_ERROR, errors=[f"harness failure: {exc}"])
             return result
 
-    def _judge_run(self, base: ScoreResult, ran, got: integrity.RunOutput, design: Design,
-                   warnings: list[str]) -> ScoreResult:
-        """Status from the process and the harness main's end marker; coverage only when it can be trusted."""
+    def _run_status(self, base: ScoreResult, ran, got: integrity.RunOutput, warnings: list[str]) -> ScoreResult:
+        """Status from the process and the harness main's end marker."""
         cfg = self.config
         out = _clean_sim_log(ran.output)
         status, errors = OK, []
@@ -164,8 +224,13 @@ class Engine(CachedScorer):
             status, errors = CRASHED, [str(got.error)]
         elif not got.finished:
             status, errors = NO_FINISH, ["simulation ended without $finish (it ran out of events)"]
-        result = replace(base, status=status, errors=errors, warnings=warnings, log_tail=out[-3000:])
-        if status not in (OK, NO_FINISH):
+        return replace(base, status=status, errors=errors, warnings=warnings, log_tail=out[-3000:])
+
+    def _judge_run(self, base: ScoreResult, ran, got: integrity.RunOutput, design: Design,
+                   warnings: list[str]) -> ScoreResult:
+        """Status from the process and the harness main's end marker; coverage only when it can be trusted."""
+        result = self._run_status(base, ran, got, warnings)
+        if not result.ran:
             return result
         problem = coverage_problem(got, design) or self._canonical_problem(got, design)
         if problem is not None:
@@ -175,7 +240,7 @@ class Engine(CachedScorer):
             found = ", ".join(sorted({i.split(".")[0] for i in cov.instances_of(got.coverage)})) or "none"
             missing = (f"the testbench does not instantiate the DUT as '{design.instance}' "
                        f"(top-level instances found: {found}); coverage counts only that instance")
-        attach_coverage(result, got.coverage, design, cfg.max_uncovered, missing)
+        attach_coverage(result, got.coverage, design, self.config.max_uncovered, missing)
         return result
 
 
@@ -224,31 +289,13 @@ class Engine(CachedScorer):
         return signature
 
 
-def _legal(run: contract_bind.ContractRun, meta, got: integrity.RunOutput, design: Design,
-           result: ScoreResult) -> dict:
-    """``ScoreResult.legal``: the contract's figures, with the DUT's coverage up to the first violation
-    (the snapshot the main wrote then, checked like the final coverage) or of the whole run."""
-    legal = contract_bind.legal_figures(run, meta)
-    if run.first_rule is None:
-        legal["coverage"], legal["overall"] = result.coverage, result.overall
-        return legal
-    points = cov.parse_coverage_dat(run.snapshot or "")
-    problem = integrity.check_point_set(got.points, points) if points else integrity.IntegrityError(
-        "coverage-integrity", "no coverage snapshot at the first violation")
-    if problem is not None:
-        raise RuntimeError(f"contract snapshot unusable: {problem}")
-    table = cov.coverage_table(points, design.instance) if cov.dut_points(points, design.instance) else {}
-    legal["coverage"] = table
-    legal["overall"] = table.get(design.instance, {}).get("overall", {}).get("percent", 0.0)
-    return legal
-
-
-def _hide_monitor(errors: list[str], log_tail: str) -> tuple[list[str], str]:
-    """Compile errors located in the harness's monitor would quote its code: replaced by one plain line."""
-    mine = [e for e in errors if contract_bind.FILE not in e]
-    if len(mine) == len(errors) and contract_bind.FILE not in log_tail:
+def _hide_harness(errors: list[str], log_tail: str, files: tuple[str, ...]) -> tuple[list[str], str]:
+    """Compile errors located in the harness's own files (the contract monitor, the recorder) would quote
+    their code: replaced by one plain line."""
+    mine = [e for e in errors if not any(f in e for f in files)]
+    if len(mine) == len(errors) and not any(f in log_tail for f in files):
         return errors, log_tail
-    note = ("the harness's interface monitor (bound into the DUT) did not compile after the testbench: "
+    note = ("the harness's own modules (bound into the DUT) did not compile after the testbench: "
             "close every module and construct the testbench opens, and do not redefine the DUT's ports")
     return [*mine, note], "\n".join([*mine, note])
 

@@ -8,6 +8,7 @@ from ecov.harness.registry import register
 from ecov.harness.sim.verilator import readable
 from ecov.harness.tracks.base import KIND, Track, TrackIO
 from ecov.harness.tracks.sv import bughunt_prompts, prompts
+from ecov.harness.tracks.sv.bughunt import BughuntEngine
 from ecov.harness.tracks.sv.random_tb import BASE_CYCLES, generate
 from ecov.harness.tracks.sv.scorer import TB_FILE, Engine
 
@@ -63,4 +64,5 @@ SV = register(KIND, "sv", Track(
     name="sv", tb_suffix=".sv", run_tag="", description="SystemVerilog",
     build_messages=prompts.ecov_messages, followup_message=prompts.ecov_followup, io=io,
     make_scorer=Engine, random_answer=random_answer, llm4cov_answers=True, names_instance=True, binds_contracts=True,
+    make_bughunt_scorer=BughuntEngine,
 ))
