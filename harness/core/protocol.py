@@ -70,9 +70,6 @@ for _p in (LLM4COV, ECOV, BUGHUNT):
 DEFAULT_PROTOCOL = LLM4COV.name
 
 
-FALSE_ALARM = "false_alarm"  # the bug-hunt status of a testbench that fails on the golden design
-
-
 def all_killed(result: ScoreResult) -> bool:
     """A bug-hunt result that passed on the golden design and caught every mutant (there was one)."""
     bh = result.bughunt

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Generic, TypeVar
 
-from ecov.harness.core.protocol import FALSE_ALARM, Protocol, get_protocol
-from ecov.harness.core.records import ScoreResult, Target
+from ecov.harness.core.protocol import Protocol, get_protocol
+from ecov.harness.core.records import FALSE_ALARM, ScoreResult, Target
 from ecov.harness.core.run_folder import RoundRecord, SampleRecord
 
 S = TypeVar("S")

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from ecov.harness.core.protocol import FALSE_ALARM
-from ecov.harness.core.records import COMPILE_ERROR, REJECTED, ScoreResult, Target
+from ecov.harness.core.records import COMPILE_ERROR, FALSE_ALARM, REJECTED, ScoreResult, Target
+from ecov.harness.loop.bughunt_round import NO_MUTANTS
 from ecov.harness.loop.feedback import KIND, STATUS_TEXT, coverage_lines
 from ecov.harness.registry import register
 
@@ -47,8 +47,6 @@ def golden_lines(result: ScoreResult) -> list[str]:
         where = bh.get("failure") or "an unknown place"
         return [f"On the correct design: FAILED at {where}: a false alarm. The design is correct, so that check "
                 "(or the value it expects) is wrong. A testbench with a false alarm scores 0: no mutant counts."]
-    if status == "refused":
-        return [f"REFUSED: {bh.get('reason') or 'the testbench is not scored'}. Nothing was scored."]
     if result.status in (COMPILE_ERROR, REJECTED):
         lines = [f"Status: the testbench {STATUS_TEXT[result.status]}. Nothing was scored."]
         shown = testbench_errors(result.errors)
@@ -64,10 +62,10 @@ def golden_lines(result: ScoreResult) -> list[str]:
 def kill_lines(result: ScoreResult) -> list[str]:
     bh = result.bughunt
     total = int(bh.get("total") or 0)
+    if bh.get("status") == NO_MUTANTS or (bh.get("status") == "ok" and not total):
+        return ["Bugs caught: this design has no killable mutants (only coverage is measured)."]
     if bh.get("status") != "ok":
         return [f"Bugs caught: 0 of {total} mutants (kill rate 0%)."] if total else []
-    if not total:
-        return ["Bugs caught: this design has no killable mutants."]
     killed = int(bh.get("killed") or 0)
     return [f"Bugs caught: {killed} of {total} mutants (kill rate {float(bh.get('kill_rate') or 0.0):.2f}%)."]
 
