@@ -28,7 +28,7 @@ BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
     "feedback": ("ecov.harness.loop.feedback", "ecov.harness.loop.bughunt_feedback"),
     "protocol": ("ecov.harness.core.protocol",),
     "model": tuple(f"ecov.harness.models.{m}" for m in ("builtin_random", "legal_random", "replay",
-                                                                  "reference")),
+                                                                  "reference", "golden_capture")),
     "track": ("ecov.harness.tracks.sv.track", "ecov.harness.tracks.cocotb.track"),
     "benchmark": tuple(f"ecov.harness.benchmark.builders.{m}" for m in ("cvdp", "autoeval", "embedded", "ecov_train",
                                                                        "authors")),

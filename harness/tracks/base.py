@@ -57,6 +57,9 @@ class Track:
     # ``no_bughunt`` says why (make_bughunt_engine raises it).
     make_bughunt_scorer: Callable[[Any], Any] | None = None
     no_bughunt: str = ""
+    # builtin/golden-capture (issue 31): (model request, round-0 cycles) -> builtin/random's testbench checked
+    # against the golden design's recorded outputs; None where the track has none.
+    golden_capture: Callable[[Any, int | None], str] | None = None
 
 
 def get_track(name: str | None = None) -> Track:
