@@ -4,7 +4,8 @@ Neither is part of the dataset row, so neither moves a dataset hash nor a covera
 
 - ``bughunt_references/<task>.sv`` (cvdp-ecov: ECov's coverage reference with the same stimulus and a
   scoreboard written from the spec; autoeval-ecov: VerilogEval's own test, its first mismatch ending the
-  run). The embedded suite's ``ref_tb.sv`` already checks against a model, so it is its own.
+  run). The embedded suite's ``ref_tb.sv`` already checks against a model, so it is its own, except where
+  the task's folder holds ``bughunt_tb.sv``: the same stimulus with checks the spec also states.
 - ``bughunt_targets.json`` (``harness/suite/bughunt_targets.json`` for the embedded suite): per task the
   kill rate (%) a sample must reach to pass, calibrated from the reference (ecov.harness.benchmark.calibrate
   ``bughunt_target``), with the reference's own figures and notes.
@@ -67,11 +68,20 @@ def attach_bughunt(tasks: list[Task], folder: Path) -> list[Task]:
     return apply_targets(tasks, read_targets(folder / TARGETS))
 
 
+EMBEDDED_REFERENCE = "bughunt_tb.sv"
+
+
 def attach_embedded(tasks: list[Task], root: Path | Traversable) -> list[Task]:
     """The embedded suite: each ``ref_tb.sv`` checks against a model, so it is the task's self-checking
-    reference; the targets sit at the suite's root."""
+    reference, unless the task's folder holds ``bughunt_tb.sv`` (the same stimulus with more checks, kept apart
+    so that the coverage reference, and the dataset hash, stay as they are); the targets sit at the suite's
+    root."""
     for task in tasks:
-        task.bughunt_tbs = list(task.reference_tbs[:1])
+        own = root / task.id / EMBEDDED_REFERENCE
+        if own.is_file():
+            task.bughunt_tbs = [SourceFile(EMBEDDED_REFERENCE, own.read_bytes().decode("utf-8", errors="replace"))]
+        else:
+            task.bughunt_tbs = list(task.reference_tbs[:1])
     return apply_targets(tasks, read_targets(root / TARGETS))
 
 
