@@ -76,7 +76,7 @@ from ecov.harness.sim.verilator import COVERAGE_FLAGS, VERILATOR_FLAGS
 from ecov.harness.tracks.replayed import Refused
 from ecov.harness.tracks.sv.scorer import SCORING_VERSION, TB_FILE, Engine
 
-BUGHUNT_VERSION = "1"
+BUGHUNT_VERSION = "2"  # 2: golden coverage and kill confirmation from the trusted replay
 # A mutant run may simulate this many times the golden run's time (plus a margin) before it is stopped.
 TIME_FACTOR = 2
 TIME_MARGIN = 1_000_000  # in the model's precision (1 us at 1 ps)
@@ -262,8 +262,7 @@ class BughuntEngine:
         result = replace(base, status=status, errors=errors, log_tail=out[-3000:], phases={})
         if not result.ran:
             return result
-        recording = g.recording if g.recording is not None else None
-        return self.engine.replayer.score(result, prep, recording, g.rec_state, design, path, seed)
+        return self.engine.replayer.score(result, prep, g.recording, g.rec_state, design, path, seed)
 
     def _golden_verdict(self, g: KeyRun, golden: ScoreResult, design: Design) -> BughuntResult | None:
         """The result when the golden run settles it (a false alarm, a crash); None when the mutants run."""
