@@ -27,11 +27,12 @@ from ecov.harness.hdl.mutate import OPERATORS, candidates
 from ecov.harness.hdl.schema import REPLAY_SELECTOR, ProbePort, SchemaError, build_schema, replay_schema
 from ecov.harness.hdl.similarity import containment, embedded_design, lcs_length, tokens
 from ecov.harness.sandbox.base import ProcResult
+from ecov.harness.sim import trace as tr
 from ecov.harness.sim.mutantrun import KeyRun
-from ecov.harness.sim.porttrace import RECORD, first_divergence
+from ecov.harness.sim.porttrace import RECORD, first_divergence, first_record_difference
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.base import BughuntUnsupported, make_bughunt_engine
-from ecov.harness.tracks.sv.bughunt import _rescale, failure_location, first_output_difference, outcome
+from ecov.harness.tracks.sv.bughunt import _rescale, failure_location, outcome
 
 RTL = """module fsm #(parameter int W = 4, parameter int LIM = 3) (
   input  logic clk, rst_n, go, stop,
@@ -226,10 +227,20 @@ def test_replay_schema_is_deterministic_and_reads_a_plusarg():
     assert f"(({REPLAY_SELECTOR} == 32'h00000001) ? ({ms[0].replacement}) : " in text
 
 
+def _replay_trace(steps, end) -> bytes:
+    header = tr.Header(-12, (tr.Port("q", 8), tr.Port("v", 1)))
+    records = [tr.Record(tr.STEP, t, v) for t, v in steps] + [tr.Record(tr.FINAL, end, (1,))]
+    return tr.encode(tr.Trace(header, tuple(records)))
+
+
 def test_trusted_output_difference_and_time_units():
-    golden = [(0, (0, 0)), (50, (1, 0))]
-    assert first_output_difference(golden, golden, 100) is None
-    assert first_output_difference(golden, [(0, (0, 0)), (40, (0, 1))], 100) == 40
-    assert first_output_difference(golden, [(0, (0, 0)), (40, (0, 1))], 39) is None  # after the failure: no
-    assert first_output_difference(golden, [(0, (0, 0))], 100) == 50  # the golden changed, the mutant did not
+    golden = _replay_trace([(0, (0, 0)), (50, (1, 0))], 100)
+    assert first_record_difference(golden, golden) is None
+    assert first_record_difference(golden, _replay_trace([(0, (0, 0)), (40, (0, 1))], 100)) == 40
+    assert first_record_difference(golden, _replay_trace([(0, (0, 0)), (50, (2, 0))], 100)) == 50
+    assert first_record_difference(golden, _replay_trace([(0, (0, 0))], 100)) == 50  # the mutant did not change
+    assert first_record_difference(golden, _replay_trace([(0, (0, 0))], 30)) is None  # it ended before 50
+    assert first_record_difference(golden, _replay_trace([(0, (0, 0)), (50, (1, 0)), (70, (3, 0))], 80)) == 70
+    assert first_record_difference(_replay_trace([(0, (0, 0))], 60), _replay_trace([(0, (0, 0)), (70, (3, 0))], 80)) \
+        is None  # after the golden replay's end: nothing to compare with
     assert _rescale(1500, -15, -12) == 1 and _rescale(3, -9, -12) == 3000 and _rescale(7, -12, -12) == 7

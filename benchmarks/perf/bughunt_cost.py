@@ -60,7 +60,9 @@ def main() -> None:
             row = {"task": task.id, "mutants": b.total, "killed": b.killed, "status": b.status,
                    "coverage_s": round(c_s, 2), "bughunt_s": round(b_s, 2), "ratio": round(b_s / c_s, 2),
                    "coverage_phases": c.phases, "bughunt_phases": b.phases,
-                   "golden_phases": b.golden.phases if b.golden else {}}
+                   "golden_phases": b.golden.phases if b.golden else {},
+                   # the bug hunt's golden coverage is a coverage score of its own: the same figure
+                   "coverage_overall": c.overall, "golden_overall": b.golden.overall if b.golden else None}
             rows.append(row)
             print(f"{task.id:16s} coverage {c_s:6.1f} s  bughunt {b_s:6.1f} s  ratio {b_s / c_s:4.2f}  "
                   f"({b.killed}/{b.total} killed, {c.status}/{b.status}) "
@@ -69,6 +71,7 @@ def main() -> None:
     cov_total = sum(r["coverage_s"] for r in rows)
     bh_total = sum(r["bughunt_s"] for r in rows)
     totals = {"tasks": len(rows), "coverage_s": round(cov_total, 1), "bughunt_s": round(bh_total, 1),
+              "coverage_differs": [r["task"] for r in rows if r["coverage_overall"] != r["golden_overall"]],
               "ratio": round(bh_total / cov_total, 2) if cov_total else None,
               "max_task_ratio": max((r["ratio"] for r in rows), default=None), "load": os.getloadavg()}
     print(json.dumps(totals))

@@ -26,7 +26,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -175,26 +174,12 @@ class KeyRun:
 
 
 def read_regular(path: Path, cap: int) -> bytes | None:
-    """A file the simulation wrote, read without following links or blocking on a FIFO: None unless it
-    is a regular file of at most ``cap`` bytes."""
+    """A file the simulation wrote, read as replay.read_capped reads a recording (no links, no FIFOs, never
+    blocking, capped): None when it is not such a file."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
+        return read_capped(path, cap)
+    except tr.TraceError:
         return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > cap:
-            return None
-        chunks, size = [], 0
-        while size <= cap:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        return b"".join(chunks) if size <= cap else None
-    finally:
-        os.close(fd)
 
 
 def read_key_run(proc: ProcResult, out: Path, nonce: str, rec_cap: int) -> KeyRun:

@@ -16,6 +16,8 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 
+from ecov.harness.sim import trace as tr
+
 RECORD = struct.Struct("<QII")
 SIZE = RECORD.size
 _CHUNK = 1 << 16  # bytes compared at once while looking for the first difference
@@ -31,18 +33,41 @@ class Divergence:
         return self.output_time is not None
 
 
-def _first_difference(a: bytes, b: bytes) -> int:
-    """Index of the first record at which ``a`` and ``b`` differ (the shorter length when one is a prefix)."""
+def _first_difference(a: bytes, b: bytes, start: int = 0, size: int = SIZE) -> int:
+    """Index of the first ``size``-byte record from ``start`` at which ``a`` and ``b`` differ (the shorter
+    one's record count when one is a prefix of the other)."""
     n = min(len(a), len(b))
-    lo = 0
+    lo = start
     while lo < n:
         hi = min(n, lo + _CHUNK)
         if a[lo:hi] != b[lo:hi]:
-            for i in range(lo, hi, SIZE):
-                if a[i:i + SIZE] != b[i:i + SIZE]:
-                    return i // SIZE
+            for i in range(lo, hi, size) if (lo - start) % size == 0 else range(lo - (lo - start) % size, hi, size):
+                if a[i:i + size] != b[i:i + size]:
+                    return (i - start) // size
         lo = hi
-    return n // SIZE
+    return (n - start) // size
+
+
+def first_record_difference(a: bytes, b: bytes) -> int | None:
+    """For two traces of one DUT build in the replay's format (ecov.harness.sim.trace: same header, records
+    of one size), the time of the first record at which they differ, None when one is a prefix of the
+    other. For output traces (a STEP record only when an output changed) that is the first time the
+    outputs differ; for input recordings, the first time the inputs did. Byte-level: no decoding."""
+    header, start = tr.decode_header(a)
+    if a[:start] != b[:start]:
+        raise tr.TraceError("the two traces have different headers")
+    size = 1 + 8 + 4 * header.record_words
+    i = _first_difference(a, b, start, size)
+    at = start + i * size
+    if at + 9 > len(a) or at + 9 > len(b):
+        return None
+    (ka, ta), (kb, tb) = ((t[at], struct.unpack_from("<Q", t, at + 1)[0]) for t in (a, b))
+    if ka == tr.FINAL and kb == tr.FINAL:
+        return None  # the same records, then one run ended earlier
+    if ka == tr.FINAL or kb == tr.FINAL:  # one run ended: a change of the other's counts only until then
+        end, t = (ta, tb) if ka == tr.FINAL else (tb, ta)
+        return t if t <= end else None
+    return min(ta, tb)
 
 
 def _step(trace: bytes, index: int, t: int) -> dict[int, int]:
@@ -80,4 +105,4 @@ def records(trace: bytes) -> list[tuple[int, int, int]]:
     return [RECORD.unpack_from(trace, i) for i in range(0, len(trace) - len(trace) % SIZE, SIZE)]
 
 
-__all__ = ["Divergence", "RECORD", "first_divergence", "records"]
+__all__ = ["Divergence", "RECORD", "first_divergence", "first_record_difference", "records"]

@@ -68,7 +68,7 @@ from ecov.harness.sim import trace as tr
 from ecov.harness.sim.jobfiles import write_design
 from ecov.harness.sim.jobs import job_folder
 from ecov.harness.sim.mutantrun import KeyRun, bughunt_main, run_key, seal
-from ecov.harness.sim.porttrace import first_divergence
+from ecov.harness.sim.porttrace import first_divergence, first_record_difference
 from ecov.harness.sim.replay import ReplayError, ReplaySpec
 from ecov.harness.sim.rules import RULES_VERSION, foreign_names
 from ecov.harness.sim.verdict import stopped_by_sandbox
@@ -76,7 +76,7 @@ from ecov.harness.sim.verilator import COVERAGE_FLAGS, VERILATOR_FLAGS
 from ecov.harness.tracks.replayed import Refused
 from ecov.harness.tracks.sv.scorer import SCORING_VERSION, TB_FILE, Engine
 
-BUGHUNT_VERSION = "1"
+BUGHUNT_VERSION = "2"  # 2: golden coverage and kill confirmation from the trusted replay
 # A mutant run may simulate this many times the golden run's time (plus a margin) before it is stopped.
 TIME_FACTOR = 2
 TIME_MARGIN = 1_000_000  # in the model's precision (1 us at 1 ps)
@@ -262,8 +262,7 @@ class BughuntEngine:
         result = replace(base, status=status, errors=errors, log_tail=out[-3000:], phases={})
         if not result.ran:
             return result
-        recording = g.recording if g.recording is not None else None
-        return self.engine.replayer.score(result, prep, recording, g.rec_state, design, path, seed)
+        return self.engine.replayer.score(result, prep, g.recording, g.rec_state, design, path, seed)
 
     def _golden_verdict(self, g: KeyRun, golden: ScoreResult, design: Design) -> BughuntResult | None:
         """The result when the golden run settles it (a false alarm, a crash); None when the mutants run."""
@@ -311,8 +310,7 @@ class BughuntEngine:
         g_out = builder.run(golden_build, _bytes(g.recording), limits, seed=seed, outputs=True)
         if g_out.malformed or not g_out.outputs:
             raise ReplayError(f"the golden replay: {g_out.malformed or g_out.ran.output[-400:]}")
-        prec, golden_steps = output_steps(g_out.outputs)
-        g_inputs = tr.decode(_bytes(g.recording)).records
+        prec = tr.decode_header(g_out.outputs)[0].precision
         for i, run, o in todo:
             if not isinstance(run.recording, bytes):
                 outcomes[i] = replace(o, killed=False, reason=EARLY)
@@ -323,12 +321,12 @@ class BughuntEngine:
                 raise ReplayError(f"the replay of {o.id}: {m_out.malformed or m_out.ran.output[-400:]}")
             # Compared while the two runs' inputs were the same, and up to the failure (in the replay's unit).
             until = run.fail_time
-            t_in = first_input_difference(g_inputs, tr.decode(run.recording).records)
+            t_in = first_record_difference(_bytes(g.recording), run.recording)
             if t_in is not None:
                 until = min(until, t_in)
             until = _rescale(until, run.precision, prec)
-            t = first_output_difference(golden_steps, output_steps(m_out.outputs)[1], until)
-            if t is None:
+            t = first_record_difference(g_out.outputs, m_out.outputs)
+            if t is None or t > until:
                 outcomes[i] = replace(o, killed=False, reason=EARLY)
             else:
                 outcomes[i] = replace(o, diverged_ns=round(t * 10.0 ** (prec + 9), 6))
@@ -355,21 +353,6 @@ def outcome(mutant_id: str, golden: KeyRun, run: KeyRun, outputs: set[int]) -> M
     else:
         reason = SURVIVED if div.diverged else NOT_EXCITED
     return MutantOutcome(mutant_id, reason == KILLED, reason, diverged, failed)
-
-
-def output_steps(trace: bytes) -> tuple[int, list[tuple[int, tuple[int, ...]]]]:
-    """(the time precision, (time, every output's words) per STEP record) of a replay's output trace."""
-    decoded = tr.decode(trace)
-    return decoded.header.precision, [(r.time, tuple(r.values)) for r in decoded.records if r.kind == tr.STEP]
-
-
-def first_input_difference(golden: list, mutant: list) -> int | None:
-    """The time of the first record at which two runs' recordings of the DUT's inputs differ (None when one
-    is a prefix of the other: a run that stopped earlier saw the same inputs until then)."""
-    for a, b in zip(golden, mutant, strict=False):
-        if (a.kind, a.time, tuple(a.values)) != (b.kind, b.time, tuple(b.values)):
-            return min(a.time, b.time)
-    return None
 
 
 def _rescale(t: int, src: int, dst: int) -> int:
