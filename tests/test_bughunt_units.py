@@ -244,3 +244,24 @@ def test_trusted_output_difference_and_time_units():
     assert first_record_difference(_replay_trace([(0, (0, 0))], 60), _replay_trace([(0, (0, 0)), (70, (3, 0))], 80)) \
         is None  # after the golden replay's end: nothing to compare with
     assert _rescale(1500, -15, -12) == 1 and _rescale(3, -9, -12) == 3000 and _rescale(7, -12, -12) == 7
+
+
+def test_shipped_mutants_load_and_list():
+    from click.testing import CliRunner
+
+    from ecov.harness.benchmark.builders.embedded import load_suite
+    from ecov.harness.cli.data import main
+
+    suite = load_suite()
+    assert all(t.mutants is not None and len(t.mutants.mutants) >= 10 for t in suite)
+    for t in suite:  # every shipped mutant stands where it says, in runtime code of the task's RTL
+        files = {f.name: f.content.encode() for f in t.rtl_files}
+        stats = t.mutants.stats
+        assert stats["made"] == stats["kept"] + sum(stats["dropped"].values())
+        for m in t.mutants.mutants:
+            assert files[m.file][m.start:m.end].decode() == m.original != m.replacement
+    out = CliRunner().invoke(main, ["list", "--json"])
+    assert out.exit_code == 0, out.output
+    rows = {r["name"]: r for r in json.loads(out.output)}
+    assert rows["ecov-embedded"]["bughunt_tasks"] == 16
+    assert rows["ecov-embedded"]["mutants"] == sum(len(t.mutants.mutants) for t in suite)

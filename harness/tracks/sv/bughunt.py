@@ -311,10 +311,11 @@ class BughuntEngine:
         if g_out.malformed or not g_out.outputs:
             raise ReplayError(f"the golden replay: {g_out.malformed or g_out.ran.output[-400:]}")
         prec = tr.decode_header(g_out.outputs)[0].precision
-        for i, run, o in todo:
+
+        def confirm(item: tuple[int, KeyRun, MutantOutcome]) -> tuple[int, MutantOutcome]:
+            i, run, o = item
             if not isinstance(run.recording, bytes):
-                outcomes[i] = replace(o, killed=False, reason=EARLY)
-                continue
+                return i, replace(o, killed=False, reason=EARLY)
             m_out = builder.run(mutant_build, run.recording, limits, seed=seed, outputs=True,
                                 plusargs=(f"+{REPLAY_SELECTOR}={keys[o.id]}",))
             if m_out.malformed or not m_out.outputs:
@@ -327,9 +328,12 @@ class BughuntEngine:
             until = _rescale(until, run.precision, prec)
             t = first_record_difference(g_out.outputs, m_out.outputs)
             if t is None or t > until:
-                outcomes[i] = replace(o, killed=False, reason=EARLY)
-            else:
-                outcomes[i] = replace(o, diverged_ns=round(t * 10.0 ** (prec + 9), 6))
+                return i, replace(o, killed=False, reason=EARLY)
+            return i, replace(o, diverged_ns=round(t * 10.0 ** (prec + 9), 6))
+
+        with ThreadPoolExecutor(max_workers=max(1, min(self.jobs, len(todo)))) as pool:
+            for i, o in pool.map(confirm, todo):
+                outcomes[i] = o
         return outcomes
 
 
