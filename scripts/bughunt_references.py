@@ -139,14 +139,14 @@ def write_targets(benchmark: str, only: list[str], jobs: int) -> int:
     path = targets_file(benchmark)
     old = read_targets(path).get("tasks", {}) if path.is_file() else {}
     entries = dict(old)
-    for task in tasks:
+    for task in tasks:  # the file is rewritten after each task, so an interrupted run keeps what it did
         entries[task.id] = reference_hunt(hunter, task)
         e = entries[task.id]
         print(f"{task.id}\t{e.get('status')}\t{e.get('killed', '-')}/{e.get('total', '-')}\ttarget {e.get('target')}",
               flush=True)
-    data = {"benchmark": benchmark, "rule": BUGHUNT_RULE, "notes": NOTES,
-            "tasks": dict(sorted(entries.items()))}
-    path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        data = {"benchmark": benchmark, "rule": BUGHUNT_RULE, "notes": NOTES,
+                "tasks": dict(sorted(entries.items()))}
+        path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     print(f"wrote {path}")
     return 0
 
