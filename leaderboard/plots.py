@@ -175,12 +175,19 @@ def _heat_color(v: float) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
+HEAT_LABEL = 24  # characters of a heatmap column label; the full task name is its tooltip
+
+
 def heatmap(rows: list[str], cols: list[str], cells: dict[tuple[int, int], dict], title: str,
             col_marks: set[int] | None = None) -> str:
     """Model x task grid: colour = mean final coverage; a check mark when every sample passed, a dot when
     some did. ``cells[(i, j)]``: {"overall", "passed", "samples"}; ``col_marks``: columns to flag (*)."""
     col_marks = col_marks or set()
-    cell, left, top = 18, 12 + 6.2 * max((len(r[:40]) for r in rows), default=4), 118
+    labels = [(c if len(c) <= HEAT_LABEL else c[:HEAT_LABEL - 1] + "…") + (" *" if j in col_marks else "")
+              for j, c in enumerate(cols)]
+    # Column labels are rotated 60°: the grid starts below the longest one, so none reaches the title.
+    cell, left = 18, 12 + 6.2 * max((len(r[:40]) for r in rows), default=4)
+    top = 24 + int(0.87 * 6.2 * max((len(s) for s in labels), default=4)) + 8
     width = max(int(left + cell * len(cols) + 24), 640)  # at least the legend's width
     height = int(top + cell * len(rows) + 34)
     parts = [f'<svg class="heatmap" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
@@ -188,9 +195,9 @@ def heatmap(rows: list[str], cols: list[str], cells: dict[tuple[int, int], dict]
              f'<text x="4" y="14" class="chart-title">{escape(title)}</text>']
     for j, c in enumerate(cols):
         x = left + j * cell + cell / 2
-        mark = " *" if j in col_marks else ""
         parts.append(f'<text x="{x:.1f}" y="{top - 4}" transform="rotate(-60 {x:.1f} {top - 4})" '
-                     f'class="heat-col{" heat-hard" if j in col_marks else ""}">{escape(c[:28] + mark)}</text>')
+                     f'class="heat-col{" heat-hard" if j in col_marks else ""}"><title>{escape(c)}</title>'
+                     f'{escape(labels[j])}</text>')
     for i, r in enumerate(rows):
         y = top + i * cell
         parts.append(f'<text x="{left - 6:.1f}" y="{y + cell - 4}" text-anchor="end" class="heat-row">'

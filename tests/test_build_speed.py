@@ -79,7 +79,10 @@ def test_same_figures_as_the_unity_build_and_reuse(design, objects, tmp_path):
     assert {k: old.to_dict()[k] for k in FIGURES} == {k: new.to_dict()[k] for k in FIGURES}
     assert 0 < old.overall < 100  # a discriminating design: some points are missed
     # phase timings: in the result, not in the deterministic figures
-    assert set(new.phases) == {"verilate", "compile", "link", "run"}
+    # run 1's build and run, the replay, and the DUT-only build when this score made it (replay builds are
+    # shared machine-wide, so an earlier score may have made it)
+    assert {"verilate", "compile", "link", "run", "replay"} <= set(new.phases) <= {
+        "verilate", "compile", "link", "run", "replay", "replay_build"}
     assert all(v >= 0 for v in new.phases.values())
     assert "phases" not in new.to_dict(timing=False) and "phases" in new.to_dict()
     assert list(objects.glob("models/*.json")), "the compiled model was not stored"

@@ -18,6 +18,7 @@ from ecov.harness.sandbox.bwrap import bwrap_available
 from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.sim.coverage import parse_coverage_dat
 from ecov.harness.sim.integrity import RunOutput
+from ecov.harness.sim.replay import rehome
 from ecov.harness.sim.verdict import attach_coverage, coverage_problem
 from ecov.harness.tracks.base import get_track
 from ecov.harness.tracks.cocotb.parse import parse_python_response
@@ -26,7 +27,6 @@ from ecov.harness.tracks.cocotb.prompts import build_messages
 from ecov.harness.tracks.cocotb.scorer import (
     CocotbEngine,
     RlimitRefused,
-    as_task_hierarchy,
     trim_traceback,
 )
 
@@ -166,10 +166,10 @@ def _dat(points: list[tuple[str, str, str, int]]) -> str:
 
 
 def _judged(points, coverage, task_id="sync_fifo"):
-    """What the engine does with a run that ended through the harness: rename, check, attach."""
+    """What the replay's scoring does with the coverage of the DUT-only model: rename, check, attach."""
     design = TASKS[task_id].design
-    got = as_task_hierarchy(RunOutput(True, True, parse_coverage_dat(_dat(points)), parse_coverage_dat(_dat(coverage))),
-                            design)
+    got = RunOutput(True, True, rehome(parse_coverage_dat(_dat(points)), design.top, f"tb.{design.instance}"),
+                    rehome(parse_coverage_dat(_dat(coverage)), design.top, f"tb.{design.instance}"))
     res = ScoreResult(status=OK, instance=design.instance)
     problem = coverage_problem(got, design)
     if problem is None:

@@ -274,7 +274,7 @@ def test_verify_catches_one_edited_coverage_number(tmp_path, runs, scorer):
     assert len(hits) == 1
     d = hits[0]
     assert (d.task_id, d.sample, d.round, d.submitted, d.rescored) == (TASK_ID, 0, 0, new, old)
-    assert "updown_counter / sample 0 / round 0: coverage[dut][branch].covered" in ver.report()
+    assert "updown_counter / sample 0 / round 1: coverage[dut][branch].covered" in ver.report()
 
 
 def test_verify_recomputes_a_claimed_legal_pass(tmp_path, runs, scorer):
@@ -471,7 +471,7 @@ def test_submission_and_trajectory_pages(site, scores):
     out, _ = site
     page = (out / "s" / "good" / "index.html").read_text()
     assert "Good Model" in page and "memoryless agent, up to 2 rounds" in page
-    assert "Verilator 5.48.0" in page
+    assert "Verilator 5.048" in page and "vUNKNOWN" not in page
     assert '<a href="t/updown_counter.html">updown_counter</a>' in page
     traj = (out / "s" / "good" / "t" / "updown_counter.html").read_text()
     assert "passed at round 2" in traj and "not passed" in traj

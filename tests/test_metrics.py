@@ -66,10 +66,12 @@ def test_summary_per_round_carries_early_stops_forward_and_weighs_tasks_equally(
     assert summarize(list(reversed(samples)), max_rounds=3) == s  # order does not matter
 
 
-def test_model_error_sample_counts_as_failed():
-    s = summarize([sample("a", 0, [], error="model error at round 0: 500"), sample("a", 1, [80.0], 0)], 2)
-    assert s["pass_rate"] == 50.0 and s["model_errors"] == 1
-    assert s["per_round"][0]["avg_overall"] == 40.0
+def test_a_faulted_sample_is_left_out_of_every_figure():
+    """A fault (model server, harness) is no result: never a 0 in pass % or coverage (issue 35)."""
+    s = summarize([sample("a", 0, [], error="model error at round 1: 500"), sample("a", 1, [80.0], 0)], 2)
+    assert s["pass_rate"] == 100.0 and s["model_errors"] == 1 and s["faulted_tasks"] == {"a": 1}
+    assert s["samples"] == 1 and s["per_task"]["a"]["errors"] == 1
+    assert s["per_round"][0]["avg_overall"] == 80.0
 
 
 def _round(r, status, overall, passed, tokens=(3, 2)):
@@ -95,7 +97,7 @@ def test_report_table_shows_every_headline_number():
     s["run"] = {"model": "m", "mode": "agentic", "agent": "memoryless", "n_samples": 2, "max_rounds": 2}
     text = format_summary(s)
     for needle in ("pass %", "50.0", "avg coverage %", "60.0", "syntax %", "pass@k", "pass@2 100.0",
-                   "r0 0.0", "r1 50.0", "tokens", "cost"):
+                   "1: 0.0", "2: 50.0", "tokens", "cost"):
         assert needle in text, needle
 
 

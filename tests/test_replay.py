@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from ecov.harness.benchmark.builders.embedded import load_suite
-from ecov.harness.core.records import CRASHED, OK, REJECTED
+from ecov.harness.core.records import CRASHED, INFRA_ERROR, OK, REJECTED, Design, SourceFile
 from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.sim import recorder
 from ecov.harness.sim import trace as tr
@@ -69,8 +69,9 @@ def test_recorder_plan_mirrors_only_edges_of_input_ports():
     assert edges == ("negedge rst_n", "posedge clk")
     plan = recorder.plan(task.design, edges)
     assert plan.inputs[:2] == ("clk", "rst_n") and plan.params == (("WIDTH", "integral"),)
-    text = recorder.recorder_sv(plan)
+    text = recorder.recorder_sv(plan, recorder.record_capacity(9))
     assert "always @(posedge clk)" in text and "always @( en)" not in text and "bind updown_counter" in text
+    assert "input bit [287:0] v" in text and "always" not in recorder.recorder_sv(plan)  # the replay model's: header only
     with pytest.raises(recorder.ReplayUnsupported):
         recorder.plan(task.design, ("posedge nowhere",))
 
@@ -175,6 +176,7 @@ def test_replay_matches_the_direct_path_on_racy_testbenches(engines, tb):
     assert r.status == d.status == OK, (r.errors, d.errors)
     assert _uncovered(r) == _uncovered(d) and r.coverage == d.coverage and r.overall == d.overall
     assert 0 < r.overall < 100 and r.phases["replay"] > 0
+    assert r.legal == d.legal and r.legal["bins_total"] > 0  # the task's contract monitor, in the replay
 
 
 def test_forged_files_in_run_1s_folder_gain_nothing(engines):
@@ -282,3 +284,81 @@ def test_the_replay_build_is_shared_and_writes_the_outputs_on_request(engines):
     counts = [r.values[0] for r in out.records if r.kind == tr.STEP]
     assert counts[-1] == 6 and out.finished  # six rising edges out of reset, counting up
     assert Path(build.folder, "sim").exists()
+
+
+# --------------------------------------------------------------------------------------------------
+# Edge cases: a port wider than 64 bits, a packed-struct port, two clocks on opposite edges, a clock
+# generated inside the DUT, an asynchronous reset; and the ports the replay refuses.
+
+EDGE_RTL = """package edge_pkg;
+  typedef struct packed { logic [3:0] op; logic [11:0] arg; } cmd_t;
+endpackage
+module edge_dut import edge_pkg::*; (
+    input  logic        clk_a, clk_b, rst_n,
+    input  logic [69:0] wide,
+    input  cmd_t        cmd,
+    output logic [69:0] acc,
+    output logic [7:0]  cnt_b, cnt_div
+);
+  logic div;
+  always_ff @(posedge clk_a or negedge rst_n)
+    if (!rst_n) begin acc <= '0; div <= 1'b0; end
+    else begin
+      div <= ~div;
+      case (cmd.op)
+        4'd1: acc <= acc ^ wide;
+        4'd2: acc <= {acc[68:0], acc[69]} + {58'd0, cmd.arg};
+        4'd3: if (wide[69] && wide[0]) acc <= '1;
+        default: ;
+      endcase
+    end
+  always_ff @(negedge clk_b or negedge rst_n)
+    if (!rst_n) cnt_b <= '0;
+    else if (cmd.op == 4'd4 && wide[64]) cnt_b <= cnt_b + 8'd1;
+  always_ff @(posedge div or negedge rst_n)
+    if (!rst_n) cnt_div <= '0;
+    else if (cmd.arg[0]) cnt_div <= cnt_div + 8'd1;
+endmodule
+"""
+EDGE_DESIGN = Design(files=(SourceFile("edge_dut.sv", EDGE_RTL),), top="edge_dut", instance="dut")
+EDGE_TB = """module tb;
+  import edge_pkg::*;
+  logic clk_a = 0, clk_b = 1, rst_n = 0;
+  logic [69:0] wide = 0;
+  cmd_t cmd = '0;
+  wire [69:0] acc; wire [7:0] cnt_b, cnt_div;
+  edge_dut dut (.*);
+  always #5 clk_a = ~clk_a;
+  always #7 clk_b = ~clk_b;
+  initial begin
+    #12 rst_n = 1;
+    repeat (300) begin
+      @(posedge clk_a);
+      wide = {$urandom, $urandom, $urandom}; cmd = cmd_t'($urandom);   // right after the edge
+      @(negedge clk_b) cmd.op <= 4'($urandom % 5);
+    end
+    rst_n = 0; #3 rst_n = 1; #50 $finish;
+  end
+endmodule
+"""
+
+
+def test_wide_struct_ports_several_and_generated_clocks_replay_like_the_direct_path(engines):
+    replay, direct, _ = engines
+    build = replay.replayer.builder.build(ReplaySpec(EDGE_DESIGN), replay.config.build_limits())
+    assert build.edges == ("negedge clk_b", "negedge rst_n", "posedge clk_a")  # not the DUT's generated `div`
+    assert {p.name: p.width for p in build.header.ports}["wide"] == 70
+    r, d = replay.score(EDGE_DESIGN, EDGE_TB), direct.score(EDGE_DESIGN, EDGE_TB)
+    assert r.status == d.status == OK, (r.errors, d.errors)
+    assert _uncovered(r) == _uncovered(d) and r.coverage == d.coverage and 0 < r.overall < 100
+
+
+@pytest.mark.parametrize("port", ["inout wire io", "input logic [3:0] arr [2]"])
+def test_ports_the_replay_cannot_drive_are_refused_clearly(engines, port):
+    replay, _, _ = engines
+    rtl = f"module odd(input logic clk, {port}, output logic q);\n  always_ff @(posedge clk) q <= ~q;\nendmodule\n"
+    design = Design(files=(SourceFile("odd.sv", rtl),), top="odd", instance="dut")
+    with pytest.raises(recorder.ReplayUnsupported):
+        recorder.plan(design)
+    res = replay.score(design, "module tb; logic clk = 0; wire q; odd dut (.*); initial #10 $finish; endmodule\n")
+    assert res.status == INFRA_ERROR and "cannot be replayed" in res.errors[0], res.errors

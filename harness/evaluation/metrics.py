@@ -97,6 +97,13 @@ def summarize(samples: list[SampleRecord], max_rounds: int, n_tasks_expected: in
     ``protocol`` defines a sample's coverage (Avg Cov); None takes it from the samples (else the default).
     """
     proto = get_protocol(protocol or next((s.protocol for s in samples if s.protocol), None))
+    # A sample that ended on a fault (a model server, the harness) is no result: never a 0 in a figure.
+    # The run is incomplete until a resume redoes it (build_summary counts and names the faults).
+    faulted: dict[str, int] = defaultdict(int)
+    for s in samples:
+        if s.error:
+            faulted[s.task_id] += 1
+    samples = [s for s in samples if not s.error]
     by_task: dict[str, list[SampleRecord]] = defaultdict(list)
     for s in sorted(samples, key=lambda s: (s.task_id, s.sample)):
         by_task[s.task_id].append(s)
@@ -116,7 +123,7 @@ def summarize(samples: list[SampleRecord], max_rounds: int, n_tasks_expected: in
             "mean_overall_final": round(mean(s.final_overall for s in ss), 2),
             "mean_overall_best": round(mean(best_state_overall(s) for s in ss), 2),
             "syntax_ok": sum(s.syntax_ok for s in ss),
-            "errors": sum(bool(s.error) for s in ss),
+            "errors": faulted.get(t, 0),
             "reasks": sum(s.reasks for s in ss),
         }
 
@@ -164,7 +171,9 @@ def summarize(samples: list[SampleRecord], max_rounds: int, n_tasks_expected: in
         "format_failures": sum(s.stop_reason == "format" for s in samples),
         "stop_reasons": dict(sorted(stops.items())),
         "per_round": per_round,
-        "model_errors": sum(bool(s.error) for s in samples),
+        "model_errors": sum(faulted.values()),
+        # tasks -> samples that ended on a fault (left out of every figure above)
+        "faulted_tasks": dict(sorted(faulted.items())),
         "prompt_tokens": sum(s.prompt_tokens for s in samples),
         "completion_tokens": sum(s.completion_tokens for s in samples),
         "cost": round(sum(s.cost for s in samples), 6),

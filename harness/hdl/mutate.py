@@ -68,7 +68,6 @@ class _File:
     name: str
     data: bytes
     sm: object
-    buffer: object
 
 
 def candidates(files: list[SourceFile] | tuple[SourceFile, ...]) -> list[Mutant]:
@@ -95,7 +94,7 @@ def _file_candidates(f: SourceFile) -> list[Mutant]:
     sm = pyslang.SourceManager()
     tree = SyntaxTree.fromText(f.content, sm, f.name)
     data = f.content.encode()
-    ctx = _Gen(_File(f.name, data, sm, None))
+    ctx = _Gen(_File(f.name, data, sm))
     for module in _nodes(tree.root, "ModuleDeclaration"):
         ctx.module(module)
     return ctx.found

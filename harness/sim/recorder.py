@@ -33,7 +33,7 @@ TRACE_FILE = "trace.bin"
 INFO_FN, STEP_FN = "ecov_recorder_info", "ecov_recorder_step"
 # The trace's state in the end marker (``trace=...``): what the writer saw (advisory: the trace itself is
 # checked when it is read).
-STATES = {0: "none", 1: "ok", 2: "over", 3: "write-error", 4: "malformed"}
+STATES = {0: "none", 1: "ok", 2: "over", 3: "write-error", 4: "malformed", 5: "wide"}
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 _EDGE = re.compile(r"^(posedge|negedge|edge) ([A-Za-z_][A-Za-z0-9_]*)(\[\d+\])?$")
 
@@ -98,22 +98,43 @@ def scope_name(path: str) -> str:
     return f"{path}.{INSTANCE}"
 
 
-def recorder_sv(p: RecorderPlan) -> str:
+def record_capacity(words: int) -> int:
+    """The recorder's record width in bits for records of ``words`` 32-bit words (at least one word)."""
+    return 32 * max(1, words)
+
+
+def recorder_sv(p: RecorderPlan, capacity: int = 0) -> str:
     """``ecov_recorder.sv``: the recorder module and its bind into ``p.module``. It starts with
-    `` `resetall``/`` `undefineall`` like the contract file, so nothing the testbench defined reaches it."""
+    `` `resetall``/`` `undefineall`` like the contract file, so nothing the testbench defined reaches it.
+
+    ``capacity`` (``record_capacity``; 0: the module only reports its header, as in the replay model) is
+    the width of the one vector each record crosses DPI in, every port at a word boundary: fixed by the
+    harness, so every specialization of the module has the same DPI signature. It must hold the records of
+    every parameter set the task allows; an instance whose ports need more cannot be one of them (the
+    writer then stops after the header, and the replay refuses the header)."""
     widths = [f"parameter int ECOV_W{i} = 1" for i in range(len(p.inputs))]
     values = [f"parameter ECOV_P{i} = 0" for i in range(len(p.params))]
     ports = ", ".join(f"input logic [ECOV_W{i}-1:0] {n}" for i, n in enumerate(p.inputs))
-    put = "".join(f"    for (int i = 0; i < ECOV_W{i}; i += 32) ecov_rec_word(32'({n} >> i));\n"
-                  for i, n in enumerate(p.inputs))
     info = "".join(f'    ecov_rec_port("{n}", ECOV_W{i});\n' for i, n in enumerate(p.inputs))
     for i, (name, kind) in enumerate(p.params):
         bits = f"$realtobits(ECOV_P{i})" if kind == "real" else f"$unsigned(ECOV_P{i})"
         info += (f"    ecov_rec_begin(0);\n"
                  f"    for (int i = 0; i < $bits({bits}); i += 32) ecov_rec_word(32'({bits} >> i));\n"
                  f'    ecov_rec_param("{name}", $bits({bits}));\n')
-    always = "".join(f"  always @({e}) begin ecov_rec_begin(1); ecov_rec_values(); ecov_rec_commit(); end\n"
-                     for e in p.edges)
+    record, step, always = "", "", ""
+    if capacity:
+        info += f"    ecov_rec_capacity({capacity});\n"
+        packed = ", ".join(f"(((ECOV_W{i} + 31) / 32) * 32)'({n})" for i, n in reversed(list(enumerate(p.inputs))))
+        record = (f'  import "DPI-C" context function void ecov_rec_record(input int kind, input bit [{capacity - 1}:0] v);\n'
+                  f"  import \"DPI-C\" context function void ecov_rec_capacity(input int bits);\n"
+                  f"  function automatic bit [{capacity - 1}:0] ecov_rec_pack();\n"
+                  f"    return {capacity}'({{{packed}}});\n" if p.inputs else
+                  f'  import "DPI-C" context function void ecov_rec_record(input int kind, input bit [{capacity - 1}:0] v);\n'
+                  f"  import \"DPI-C\" context function void ecov_rec_capacity(input int bits);\n"
+                  f"  function automatic bit [{capacity - 1}:0] ecov_rec_pack();\n    return '0;\n")
+        record += "  endfunction\n"
+        step = "    ecov_rec_record(2, ecov_rec_pack());\n"
+        always = "".join(f"  always @({e}) ecov_rec_record(1, ecov_rec_pack());\n" for e in p.edges)
     overrides = [f".ECOV_W{i}($bits({n}))" for i, n in enumerate(p.inputs)]
     overrides += [f".ECOV_P{i}({name})" for i, (name, _) in enumerate(p.params)]
     conns = ", ".join(f".{n}({n})" for n in p.inputs)
@@ -124,18 +145,14 @@ def recorder_sv(p: RecorderPlan) -> str:
 module {MODULE}{f' #({header})' if header else ''} ({ports});
   import "DPI-C" context function void ecov_rec_begin(input int kind);
   import "DPI-C" context function void ecov_rec_word(input int w);
-  import "DPI-C" context function void ecov_rec_commit();
   import "DPI-C" context function void ecov_rec_port(input string name, input int width);
   import "DPI-C" context function void ecov_rec_param(input string name, input int width);
-  export "DPI-C" function {INFO_FN};
+{record}  export "DPI-C" function {INFO_FN};
   export "DPI-C" function {STEP_FN};
-  function automatic void ecov_rec_values();
-{put}  endfunction
   function void {INFO_FN}();
 {info}  endfunction
   function void {STEP_FN}();
-    ecov_rec_begin(2); ecov_rec_values(); ecov_rec_commit();
-  endfunction
+{step}  endfunction
 {always}endmodule
 `resetall
 bind {p.module} {MODULE}{' #(' + ', '.join(overrides) + ')' if overrides else ''} {INSTANCE} ({conns});
@@ -159,9 +176,9 @@ static VerilatedContext* ecov_rec_ctx = nullptr;
 static svScope ecov_rec_scope = nullptr;
 static FILE* ecov_rec_file = nullptr;
 static unsigned long long ecov_rec_cap = 0, ecov_rec_bytes = 0;
-static int ecov_rec_state = 0;  // 0 none, 1 recording, 2 over the cap, 3 write error, 4 malformed
+static int ecov_rec_state = 0;  // 0 none, 1 recording, 2 over the cap, 3 write error, 4 malformed, 5 too wide
 static int ecov_rec_kind = -1;
-static std::vector<uint32_t> ecov_rec_words, ecov_rec_last, ecov_rec_widths;
+static std::vector<uint32_t> ecov_rec_words, ecov_rec_widths;
 static std::string ecov_rec_ports, ecov_rec_params;
 static uint32_t ecov_rec_nports = 0, ecov_rec_nparams = 0;
 static size_t ecov_rec_total = 0;
@@ -212,18 +229,37 @@ extern "C" void ecov_rec_param(const char* name, int width) {
     ++ecov_rec_nparams;
     ecov_rec_kind = -1;
 }
-extern "C" void ecov_rec_commit() {
-    if (ecov_rec_kind < 1 || ecov_rec_state != 1) return;
-    if (ecov_rec_words.size() != ecov_rec_total) { ecov_rec_state = 4; return; }
-    size_t at = 0;
-    for (uint32_t width : ecov_rec_widths) { ecov_rec_mask(ecov_rec_words, width, at); at += (width + 31) / 32; }
-    if (ecov_rec_kind == 2 && ecov_rec_have_last && ecov_rec_words == ecov_rec_last) return;
-    std::string s;
-    ecov_rec_u(s, static_cast<unsigned>(ecov_rec_kind), 1);
-    ecov_rec_u(s, ecov_rec_ctx->time(), 8);
-    for (uint32_t w : ecov_rec_words) ecov_rec_u(s, w, 4);
-    ecov_rec_put(s);
-    ecov_rec_last = ecov_rec_words;
+static uint32_t ecov_rec_cap_words = 0;
+extern "C" void ecov_rec_capacity(int bits) {
+    if (ecov_rec_mine() && bits > 0) ecov_rec_cap_words = static_cast<uint32_t>(bits) / 32u;
+}
+// The hot path (every edge, every time step; the model is compiled at -O0): plain arrays and memcpy.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the trace is little-endian");
+static uint32_t* ecov_rec_cur = nullptr;
+static uint32_t* ecov_rec_prev = nullptr;
+static unsigned char* ecov_rec_out = nullptr;
+static uint32_t* ecov_rec_mask_at = nullptr;
+static uint32_t* ecov_rec_mask_val = nullptr;
+static uint32_t ecov_rec_nmask = 0;
+static void ecov_rec_write(const void* p, size_t n) {
+    if (ecov_rec_bytes + n > ecov_rec_cap) { ecov_rec_state = 2; return; }
+    if (std::fwrite(p, 1, n, ecov_rec_file) != n) { ecov_rec_state = 3; return; }
+    ecov_rec_bytes += n;
+}
+extern "C" void ecov_rec_record(int kind, const svBitVecVal* v) {
+    if (ecov_rec_state != 1 || svGetScope() != ecov_rec_scope) return;
+    const size_t bytes = 4 * ecov_rec_total;
+    std::memcpy(ecov_rec_cur, v, bytes);
+    for (uint32_t i = 0; i < ecov_rec_nmask; ++i) ecov_rec_cur[ecov_rec_mask_at[i]] &= ecov_rec_mask_val[i];
+    if (kind == 2 && ecov_rec_have_last && std::memcmp(ecov_rec_cur, ecov_rec_prev, bytes) == 0) return;
+    const unsigned long long t = ecov_rec_ctx->time();
+    ecov_rec_out[0] = static_cast<unsigned char>(kind);
+    std::memcpy(ecov_rec_out + 1, &t, 8);
+    std::memcpy(ecov_rec_out + 9, ecov_rec_cur, bytes);
+    ecov_rec_write(ecov_rec_out, 9 + bytes);
+    uint32_t* const swap = ecov_rec_cur;
+    ecov_rec_cur = ecov_rec_prev;
+    ecov_rec_prev = swap;
     ecov_rec_have_last = true;
 }
 // The header's port and parameter section, from the recorder in the instance named ``scope`` (empty when
@@ -255,6 +291,22 @@ static void ecov_rec_open(VerilatedContext* ctx, const std::string& dir, const c
     std::string s("ECOVTRC1");
     ecov_rec_u(s, static_cast<uint32_t>(static_cast<int32_t>(ctx->timeprecision())), 4);
     ecov_rec_put(s + design);
+    // An instance whose records are wider than the harness's vector has no allowed parameter set: its
+    // header alone is written (the replay refuses it).
+    if (ecov_rec_cap_words && ecov_rec_total > ecov_rec_cap_words) ecov_rec_state = 5;
+    ecov_rec_cur = new uint32_t[ecov_rec_total + 1]();
+    ecov_rec_prev = new uint32_t[ecov_rec_total + 1]();
+    ecov_rec_out = new unsigned char[9 + 4 * ecov_rec_total]();
+    ecov_rec_mask_at = new uint32_t[ecov_rec_widths.size() + 1]();
+    ecov_rec_mask_val = new uint32_t[ecov_rec_widths.size() + 1]();
+    size_t at = 0;
+    for (uint32_t width : ecov_rec_widths) {
+        at += (width + 31) / 32;
+        if (width % 32) {
+            ecov_rec_mask_at[ecov_rec_nmask] = static_cast<uint32_t>(at - 1);
+            ecov_rec_mask_val[ecov_rec_nmask++] = (1u << (width % 32)) - 1u;
+        }
+    }
 }
 static void ecov_rec_after_eval() {
     if (ecov_rec_state != 1) return;
@@ -277,6 +329,7 @@ static const char* ecov_rec_close(bool finished) {
         case 1: return "ok";
         case 2: return "over";
         case 3: return "write-error";
+        case 5: return "wide";
         default: return "malformed";
     }
 }
@@ -284,4 +337,4 @@ static const char* ecov_rec_close(bool finished) {
 
 
 __all__ = ["FILE", "MODULE", "INSTANCE", "TRACE_FILE", "INFO_FN", "STEP_FN", "ReplayUnsupported", "RecorderPlan",
-           "plan", "edges_of_triggers", "scope_name", "recorder_sv", "RECORDER_CPP"]
+           "plan", "edges_of_triggers", "scope_name", "record_capacity", "recorder_sv", "RECORDER_CPP"]

@@ -44,6 +44,7 @@ from ecov.harness.sim.verilator import (
     CONTRACT_CPP,
     COVERAGE_FLAGS,
     MAIN_INPUT_CPP,
+    MAIN_PROLOGUE_CPP,
     TB_CONFIG,
     VerilatorBackend,
     _why,
@@ -51,7 +52,7 @@ from ecov.harness.sim.verilator import (
     verilator_version,
 )
 
-REPLAY_VERSION = "1"  # bump when the replay build or main changes
+REPLAY_VERSION = "3"  # bump when the replay build or main changes (2: the recorder reports its header only)
 VERILATOR_FLAGS = (
     "--cc", "--timing", "--flatten", *COVERAGE_FLAGS,
     "-Wno-fatal", "-Wno-lint", "-Wno-style", "--timescale", "1ns/1ps", "--prefix", "Vtop",
@@ -199,7 +200,7 @@ class ReplayBuilder:
                     return res
                 shutil.rmtree(folder, ignore_errors=True)
                 folder.mkdir()
-                os.replace(work / "sim", folder / "sim")
+                shutil.move(str(work / "sim"), str(folder / "sim"))  # the jobs folder may be another file system
                 os.chmod(folder, 0o755)
                 assert res.header is not None
                 (folder / "header.bin").write_bytes(tr.encode_header(res.header))
@@ -327,6 +328,7 @@ _REPLAY_TEMPLATE = r"""// ECov replay main (harness/sim/replay.py): the DUT alon
 #include <string>
 #include <vector>
 #include <sys/stat.h>
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the trace is little-endian");
 @@INPUT@@
 @@CONTRACT@@
 @@RECORDER@@
@@ -421,17 +423,7 @@ static void ecov_out_flush(Vtop* t, unsigned long long now) {
 }
 
 int main(int argc, char** argv, char**) {
-    std::string ecov_out, ecov_nonce;
-    ecov_read_input(ecov_out, ecov_nonce);
-    Verilated::debug(0);
-    const std::unique_ptr<VerilatedContext> contextp{new VerilatedContext};
-    contextp->threads(1);
-    contextp->commandArgs(argc, argv);
-    contextp->coveragep()->forcePerInstance(true);
-    const std::unique_ptr<Vtop> topp{new Vtop{contextp.get(), ""}};
-    ecov_ctx = contextp.get();
-    ecov_dir = ecov_out;
-    if (argc >= 2 && std::strcmp(argv[1], "info") == 0) {  // the model's own header, as a trace with no steps
+@@PROLOGUE@@    if (argc >= 2 && std::strcmp(argv[1], "info") == 0) {  // the model's own header, as a trace with no steps
         ecov_rec_open(contextp.get(), ecov_out, ECOV_SCOPE, 1ULL << 24);
         std::printf("%s\n", ecov_rec_close(false));
         return ecov_rec_state == 1 ? 0 : 2;
@@ -474,8 +466,13 @@ int main(int argc, char** argv, char**) {
         h += ecov_rec_params;
         ecov_out_put(h);
     }
-    size_t words = 0;
-    for (size_t i = 0; i < ecov_n_in; ++i) words += (ecov_in_widths[i] + 31) / 32;
+    size_t words = 0, n_wide = 0;
+    std::vector<size_t> wide_at(ecov_n_in + 1);
+    std::vector<uint32_t> wide_rem(ecov_n_in + 1);
+    for (size_t i = 0; i < ecov_n_in; ++i) {
+        words += (ecov_in_widths[i] + 31) / 32;
+        if (ecov_in_widths[i] % 32) { wide_at[n_wide] = words - 1; wide_rem[n_wide++] = ecov_in_widths[i] % 32; }
+    }
     std::vector<uint32_t> w(words + 1, 0u);
     if (!ecov_out.empty()) contextp->coveragep()->write(ecov_out + "/points.dat");
     unsigned long long last = 0, flags = 0;
@@ -503,14 +500,9 @@ int main(int argc, char** argv, char**) {
             break;
         }
         if (kind != 1 && kind != 2) ecov_malformed("unknown record kind", at);
-        size_t k = 0;
-        for (size_t i = 0; i < ecov_n_in; ++i) {
-            const uint32_t n = (ecov_in_widths[i] + 31) / 32;
-            for (uint32_t j = 0; j < n; ++j) w[k + j] = static_cast<uint32_t>(in.u(4, "record value"));
-            const uint32_t rem = ecov_in_widths[i] % 32;
-            if (rem && (w[k + n - 1] >> rem)) ecov_malformed("a value wider than its port", at);
-            k += n;
-        }
+        std::memcpy(w.data(), in.take(4 * words, "record values"), 4 * words);  // little-endian, as written
+        for (size_t i = 0; i < n_wide; ++i)
+            if (w[wide_at[i]] >> wide_rem[i]) ecov_malformed("a value wider than its port", at);
         advance(now, false);
         if (now > contextp->time()) { ecov_out_flush(topp.get(), contextp->time()); contextp->time(now); }
         ecov_apply(topp.get(), w.data());
@@ -548,7 +540,7 @@ def replay_main(top: str, inputs: list[tuple[str, int]], outputs: tuple[tr.Port,
         apply.append(f"    ecov_set(t->{name}, w + {off}, {width}u);\n")
         off += (width + 31) // 32
     subs = {
-        "INPUT": MAIN_INPUT_CPP, "CONTRACT": CONTRACT_CPP, "RECORDER": recorder.RECORDER_CPP,
+        "INPUT": MAIN_INPUT_CPP, "CONTRACT": CONTRACT_CPP, "PROLOGUE": MAIN_PROLOGUE_CPP, "RECORDER": recorder.RECORDER_CPP,
         "SCOPE": recorder.scope_name(top),
         "IN_WIDTHS": ", ".join(f"{w}u" for _, w in inputs) or "0u", "N_IN": str(len(inputs)),
         "OUT_NAMES": ", ".join(f'"{p.name}"' for p in outputs) or "nullptr",

@@ -42,6 +42,8 @@ DEFINES = (
 )
 CXX_STD = ("-std=c++20", "-fcoroutines")
 RUNTIME_SOURCES = ("verilated", "verilated_cov", "verilated_timing", "verilated_random", "verilated_threads")
+# Added after the first runtime folders were made (built into them when missing): the recorder's DPI.
+LATER_RUNTIME_SOURCES = ("verilated_dpi",)
 PCH_HEADER = "ecov_pch.h"
 PCH_INCLUDES = ("verilated.h", "verilated_cov.h", "verilated_timing.h", "verilated_random.h")
 # Without verilated_random.h: a third smaller, ~0.1 s less CPU to load, for models without randomize().
@@ -136,7 +138,8 @@ class Runtime:
         self.folder.mkdir(parents=True, exist_ok=True)
         done = self.folder / ".complete"
         lite = self.folder / f"{PCH_LITE}.gch"
-        if done.exists() and lite.exists():
+        later = [n for n in LATER_RUNTIME_SOURCES if not (self.folder / f"{n}.o").exists()]
+        if done.exists() and lite.exists() and not later:
             return self.folder
         with open(self.folder / ".lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
@@ -149,6 +152,12 @@ class Runtime:
                 done.write_text(verilator_version())
             if not lite.exists():  # added later than .complete: runtime folders built before lack it
                 self._pch(PCH_LITE, tuple(h for h in PCH_INCLUDES if h != "verilated_random.h"))
+            for name in LATER_RUNTIME_SOURCES:  # likewise
+                obj = self.folder / f"{name}.o"
+                if not obj.exists():
+                    tmp = self.folder / f"{name}.tmp.o"
+                    self._cc(["-Os", "-c", str(self.root / "include" / f"{name}.cpp"), "-o", str(tmp)])
+                    os.replace(tmp, obj)
         return self.folder
 
     def _pch(self, name: str, includes: tuple[str, ...]) -> None:
@@ -437,6 +446,20 @@ static void ecov_contract_write() {
 }
 """
 
+# The start of ``main`` in every harness main over one model (this one, the replay's): the private channel
+# first, then the context and the model, per-instance coverage.
+MAIN_PROLOGUE_CPP = """    std::string ecov_out, ecov_nonce;
+    ecov_read_input(ecov_out, ecov_nonce);
+    Verilated::debug(0);
+    const std::unique_ptr<VerilatedContext> contextp{new VerilatedContext};
+    contextp->threads(1);
+    contextp->commandArgs(argc, argv);
+    contextp->coveragep()->forcePerInstance(true);
+    const std::unique_ptr<Vtop> topp{new Vtop{contextp.get(), ""}};
+    ecov_ctx = contextp.get();
+    ecov_dir = ecov_out;
+"""
+
 _MAIN_TEMPLATE = r"""// ECov harness main: replaces Verilator's --main (harness/sim/verilator.py ECOV_MAIN)
 #include "verilated.h"
 #include "verilated_cov.h"
@@ -450,17 +473,7 @@ ECOV_MAIN_INPUT
 
 ECOV_CONTRACT@@RECORDER@@
 int main(int argc, char** argv, char**) {
-    std::string ecov_out, ecov_nonce;
-    ecov_read_input(ecov_out, ecov_nonce);
-    Verilated::debug(0);
-    const std::unique_ptr<VerilatedContext> contextp{new VerilatedContext};
-    contextp->threads(1);
-    contextp->commandArgs(argc, argv);
-    contextp->coveragep()->forcePerInstance(true);
-    const std::unique_ptr<Vtop> topp{new Vtop{contextp.get(), ""}};
-    ecov_ctx = contextp.get();
-    ecov_dir = ecov_out;
-    if (!ecov_out.empty()) contextp->coveragep()->write(ecov_out + "/points.dat");@@OPEN@@
+ECOV_PROLOGUE    if (!ecov_out.empty()) contextp->coveragep()->write(ecov_out + "/points.dat");@@OPEN@@
     while (VL_LIKELY(!contextp->gotFinish())) {
         topp->eval();@@AFTER_EVAL@@
         if (!topp->eventsPending()) break;
@@ -481,7 +494,8 @@ int main(int argc, char** argv, char**) {
     contextp->statsPrintSummary();
     return 0;
 }
-""".replace("ECOV_MAIN_INPUT", "#include <algorithm>\n" + MAIN_INPUT_CPP).replace("ECOV_CONTRACT", CONTRACT_CPP.lstrip("\n"))
+""".replace("ECOV_MAIN_INPUT", "#include <algorithm>\n" + MAIN_INPUT_CPP).replace("ECOV_CONTRACT", CONTRACT_CPP.lstrip("\n")).replace(
+    "ECOV_PROLOGUE", MAIN_PROLOGUE_CPP)
 
 
 def _main(hooks: dict[str, str]) -> str:

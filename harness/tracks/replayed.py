@@ -84,35 +84,41 @@ class Replayer:
             plan = recorder.plan(design, tuple(edges))
         except recorder.ReplayUnsupported as e:
             raise Refused(INFRA_ERROR, f"the design cannot be replayed: {e}") from e
-        return Prepared(plan, recorder.recorder_sv(plan), candidates, meta, round(seconds, 3))
+        words = max(b.header.record_words for _, b in candidates if b.header is not None)
+        return Prepared(plan, recorder.recorder_sv(plan, recorder.record_capacity(words)), candidates, meta,
+                        round(seconds, 3))
 
     def score(self, result: ScoreResult, prep: Prepared, trace: bytes | tr.TraceError | None, state: str,
               design: Design, path: str, seed: int, legal: bool = True) -> ScoreResult:
         """The figures of run 1's trace, from the replay. ``result`` carries run 1's status; ``path`` is the
         scored instance's place in run 1 (``tb.dut``), the hierarchy the figures are reported under;
         ``legal``: whether the contract's figures are reported (the SV track's)."""
-        cap_mb = self.config.trace_mb
-        if state == "over" or (isinstance(trace, tr.TraceError) and "over the cap" in str(trace)):
-            return replace(result, status=CRASHED, errors=[
-                f"the recording of the DUT's inputs passed its cap of {cap_mb} MB: the run is too long to be "
-                "scored (fewer cycles, or fewer input changes per cycle)"])
-        if state == "write-error":
-            return replace(result, status=INFRA_ERROR, errors=["harness failure: the recording could not be written"])
         if trace is None or state == "none":
-            result.errors.append(f"the testbench does not instantiate the DUT module '{design.top}' as "
-                                 f"'{design.instance}' in its top module; coverage counts only that instance")
+            result.errors.append(f"the testbench does not instantiate the DUT as '{design.instance}' (the module "
+                                 f"'{design.top}', directly in its top module); coverage counts only that instance")
             result.coverage = {}
             return result
-        if isinstance(trace, tr.TraceError) or state != "ok":
-            return _integrity(result, f"the recording of the DUT's inputs is unreadable ({trace if isinstance(trace, tr.TraceError) else state})")
-        try:
-            header, _ = tr.decode_header(trace, self.cap)
-        except tr.TraceError as e:
-            return _integrity(result, f"the recording of the DUT's inputs is unreadable ({e})")
-        build = next((b for _, b in prep.candidates if b.header is not None
+        over = state == "over" or (isinstance(trace, tr.TraceError) and "over the cap" in str(trace))
+        if isinstance(trace, tr.TraceError) and not over:
+            return _integrity(result, f"the recording of the DUT's inputs is unreadable ({trace})")
+        header = None
+        if isinstance(trace, bytes):
+            try:
+                header, _ = tr.decode_header(trace)
+            except tr.TraceError as e:
+                return _integrity(result, f"the recording of the DUT's inputs is unreadable ({e})")
+        build = next((b for _, b in prep.candidates if header is not None and b.header is not None
                       and b.header.design_bytes() == header.design_bytes()), None)
-        if build is None:
+        if header is not None and build is None:
             return _parameters(result, header, prep, design)
+        if over:
+            return replace(result, status=CRASHED, errors=[
+                f"the recording of the DUT's inputs passed its cap of {self.config.trace_mb} MB: the run is too "
+                "long to be scored (fewer cycles, or fewer input changes per cycle)"])
+        if state == "write-error":
+            return replace(result, status=INFRA_ERROR, errors=["harness failure: the recording could not be written"])
+        if state != "ok" or build is None or not isinstance(trace, bytes):
+            return _integrity(result, f"the recording of the DUT's inputs is unreadable (the writer: {state})")
         ran = self.builder.run(build, trace, self.config.run_limits(), seed=seed, keep_jobs=self.config.keep_jobs,
                                on_out=(lambda out: {"contract": contract_bind.read_contract_run(out)})
                                if prep.meta is not None else None)

@@ -337,6 +337,21 @@ class BughuntEngine:
         return outcomes
 
 
+    def lint(self, design: Design, muts: tuple[Mutant, ...]) -> str:
+        """Verilator's lint of the design's schema with ``muts`` (the DUT as top, no testbench): "" when it
+        is clean of errors, else the log. The mutant generator's compile filter: fast (no C++)."""
+        schema = build_schema(design.files, design.top, muts, probe_ports(design))
+        with job_folder("bhlint-", self.config.keep_jobs) as job:
+            sources = write_design(job, ((f.name, f.content) for f in schema.files))
+            argv = [*lint_argv(self.backend.runtime.root), "--top-module", design.top, *sources]
+            res = self.sandbox.run(argv, job, self.config.build_limits(), untrusted=False,
+                                   ro_paths=(str(self.backend.runtime.root),),
+                                   env={"VERILATOR_ROOT": str(self.backend.runtime.root)})
+        if res.timed_out:
+            return "verilator --lint-only timed out"
+        return res.output if res.returncode != 0 else ""
+
+
 def outcome(mutant_id: str, golden: KeyRun, run: KeyRun, outputs: set[int]) -> MutantOutcome:
     """One mutant's verdict from its run and the golden run (docs/scoring.md, "Bug hunt")."""
     if not run.ended:
