@@ -25,10 +25,10 @@ ENTRY_POINT_GROUP = "ecov.plugins"
 # The project's own plugin modules, by kind: imported on the first lookup of that kind. A kind not listed
 # here has no built-in plugins beyond what its modules register when they are imported anyway.
 BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
-    "feedback": ("ecov.harness.loop.feedback",),
+    "feedback": ("ecov.harness.loop.feedback", "ecov.harness.loop.bughunt_feedback"),
     "protocol": ("ecov.harness.core.protocol",),
     "model": tuple(f"ecov.harness.models.{m}" for m in ("builtin_random", "legal_random", "replay",
-                                                                  "reference")),
+                                                                  "reference", "golden_capture")),
     "track": ("ecov.harness.tracks.sv.track", "ecov.harness.tracks.cocotb.track"),
     "benchmark": tuple(f"ecov.harness.benchmark.builders.{m}" for m in ("cvdp", "autoeval", "embedded", "ecov_train",
                                                                        "authors")),

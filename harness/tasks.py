@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ecov.harness.core.records import Contract, Design, SourceFile, Target
+from ecov.harness.core.records import Contract, Design, MutantSet, SourceFile, Target
 from ecov.harness.sim.rules import reference_parameters
 
 
@@ -26,6 +26,14 @@ class Task:
     # The harness-owned interface contract (issue 22), attached by the loader from the benchmark's files,
     # never part of the dataset row nor of any prompt.
     contract: Contract | None = None
+    # The bug hunt's killable mutants (issue 31), attached by the loader from the benchmark's mutants
+    # files (ecov.harness.benchmark.mutantfiles), never part of the dataset row nor of any prompt.
+    mutants: MutantSet | None = None
+    # The bug hunt (issue 31), attached by the loader from the benchmark's files, never in the dataset row
+    # nor in any prompt: the self-checking reference testbenches (builtin/reference answers with them under
+    # the bughunt protocol) and the kill-rate target (%) calibrated from them.
+    bughunt_tbs: list[SourceFile] = field(default_factory=list)
+    bughunt_target: float | None = None
 
     @property
     def design(self) -> Design:

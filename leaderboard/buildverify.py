@@ -16,9 +16,10 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from ecov.harness.core.protocol import get_protocol
 from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.sim.rules import RULES_VERSION
-from ecov.harness.tracks.base import get_track
+from ecov.harness.tracks.base import get_track, make_bughunt_engine
 from ecov.leaderboard.identity import IdentityError, resolve
 from ecov.leaderboard.submission import Submission, SubmissionError, run_digest
 from ecov.leaderboard.untrusted import write_inside
@@ -47,6 +48,17 @@ def contracts_digest(tasks) -> str:
     for t in sorted(tasks, key=lambda t: t.id):
         if t.contract is not None:
             h.update(f"{t.id}\0{t.contract.sv}\0{t.contract.meta}\0".encode())
+    return h.hexdigest()
+
+
+def bughunt_digest(tasks, identity: dict) -> str:
+    """sha256 over what a bug-hunt verification also depends on (issue 31): the bug-hunt scorer's identity
+    and every task's mutants, kill-rate target and self-checking references."""
+    h = hashlib.sha256(json.dumps(identity, sort_keys=True).encode())
+    for t in sorted(tasks, key=lambda t: t.id):
+        muts = [m.to_dict() for m in t.mutants.mutants] if t.mutants is not None else []
+        refs = [f.content for f in t.bughunt_tbs]
+        h.update(json.dumps([t.id, muts, t.bughunt_target, refs], sort_keys=True).encode())
     return h.hexdigest()
 
 
@@ -118,8 +130,11 @@ class BuildVerifier:
         except IdentityError as e:
             return error(f"cannot verify against benchmark {config.benchmark}/{config.split}: {e}")
         try:
-            key = VerifyKey(digest, resolved[0].dataset_hash, self.scoring_id(config.tb_lang),
-                            contracts_digest(resolved[1].values()))
+            contracts = contracts_digest(resolved[1].values())
+            if get_protocol(config.protocol).bughunt:  # the mutants and targets live outside the dataset hash
+                ident = make_bughunt_engine(config.tb_lang, EngineConfig(use_cache=False)).identity()
+                contracts += ":bughunt:" + bughunt_digest(resolved[1].values(), ident)
+            key = VerifyKey(digest, resolved[0].dataset_hash, self.scoring_id(config.tb_lang), contracts)
         except Exception as e:  # noqa: BLE001 - a track whose scorer cannot run here (no sandbox for it)
             return error(f"cannot make the {config.tb_lang} scorer here: {type(e).__name__}: {e}")
         cached = self.cache.get(key) if self.cache else None

@@ -42,6 +42,7 @@ from ecov.harness.evaluation.baseline import RandomBaseline, load_random_baselin
 from ecov.harness.evaluation.tables import to_frame, write_frame
 from ecov.harness.tracks.base import get_track
 from ecov.leaderboard import plots
+from ecov.leaderboard.bughunt_boards import bughunt_boards, is_bughunt
 from ecov.leaderboard.buildverify import BuildVerifier
 from ecov.leaderboard.identity import HUB_ID
 from ecov.leaderboard.legal_view import legal_targets, round_legal, sample_legal, task_legal
@@ -484,6 +485,8 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
                 MODE_ORDER.get(mode, 9), mode, protocol != DEFAULT_PROTOCOL, protocol)
 
     for (bench, mode, protocol), all_es in sorted(groups.items(), key=order):
+        if is_bughunt(protocol):  # ranked by kill rate in the bug-hunt boards below
+            continue
         # Ranked by the ECov headline (issue 32), the paper's pass % then coverage breaking ties.
         all_es.sort(key=lambda e: (-e.view.ecov, -e.view.pct("pass_rate"), -e.view.pct("avg_overall"), e.name))
         # Only runs over the whole task set under the protocol's settings get a rank (leaderboard/ranking.py).
@@ -532,8 +535,12 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
                        "hard": sorted(info.hard) if info.hard is not None else None})
         report.tables.append(f"{bench}/{mode}/{protocol}")
 
+    boards = bughunt_boards(groups, slug)
+    for b in boards:
+        b["files"] = write_tables(b.pop("frame"), out / "tables" / b["id"])
+        report.tables.append(f"{b['benchmark']}/{b['mode']}/{b['protocol']}")
     _write(out / "index.html", env.get_template("index.html.j2").render(
-        root="", tables=tables, paper=load_paper_results(paper), skipped=report.skipped, repo_url=repo_url,
+        root="", tables=tables, bughunt_boards=boards, paper=load_paper_results(paper), skipped=report.skipped, repo_url=repo_url,
         types=sorted({e.sub.meta.type for e in entries})))
     static = out / "static"
     static.mkdir(exist_ok=True)

@@ -22,13 +22,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ecov.harness.benchmark.store import dataset_hash
-from ecov.harness.core.protocol import get_protocol
+from ecov.harness.core.protocol import bughunt_passed, get_protocol
 from ecov.harness.core.records import INFRA_ERROR, REJECTED, Design, ScoreResult
 from ecov.harness.core.run_folder import RoundRecord, RunFolder, SampleRecord
 from ecov.harness.core.state import StateTracker, sample_from_rounds, state_key
 from ecov.harness.evaluation.metrics import summarize
+from ecov.harness.loop.bughunt_round import BughuntRoundScorer
 from ecov.harness.tasks import Task
-from ecov.harness.tracks.base import get_track
+from ecov.harness.tracks.base import get_track, make_bughunt_engine
 from ecov.leaderboard.identity import BenchmarkIdentity, load_known, resolve
 from ecov.leaderboard.rules import NON_STANDARD, STANDARD, rounds_allowed, setting_problems
 from ecov.leaderboard.stats import group_rounds
@@ -207,6 +208,35 @@ def compare_samples(submitted: SampleRecord, rebuilt: SampleRecord) -> list[tupl
     return out
 
 
+# The bug hunt's figures a round and a sample carry (issue 31): re-scored, never taken from the submission.
+BUGHUNT_FIELDS = ("status", "killed", "total", "kill_rate")
+SAMPLE_BUGHUNT_FIELDS = ("status", "killed", "total", "kill_rate", "false_alarm", "passed", "kill_rate_by_round")
+
+
+def compare_bughunt(submitted: dict[str, Any], rescored: ScoreResult) -> list[tuple[str, Any, Any]]:
+    """Every bug-hunt figure of a submitted round result that the re-scored one does not match."""
+    sub, res = submitted.get("bughunt") or {}, rescored.bughunt
+    out = []
+    for key in BUGHUNT_FIELDS:
+        a, b = sub.get(key), res.get(key)
+        if (a is None) != (b is None) or (a is not None and _pct_differs(a, b)):
+            out.append((f"bughunt.{key}", a, b))
+    return out
+
+
+def compare_sample_bughunt(submitted: SampleRecord, rebuilt: SampleRecord) -> list[tuple[str, Any, Any]]:
+    out = []
+    for key in SAMPLE_BUGHUNT_FIELDS:
+        a, b = submitted.bughunt.get(key), rebuilt.bughunt.get(key)
+        if isinstance(a, list) and isinstance(b, list):
+            bad = len(a) != len(b) or any(_pct_differs(x, y) for x, y in zip(a, b, strict=False))
+        else:
+            bad = (a is None) != (b is None) or (a is not None and _pct_differs(a, b))
+        if bad:
+            out.append((f"sample.bughunt.{key}", a, b))
+    return out
+
+
 def stop_reason_of(recs: list[RoundRecord], task: Task, protocol: str, submitted: SampleRecord) -> str:
     """Why the sample ended, from its re-scored rounds (the agent loop's rule), not from what it says."""
     proto = get_protocol(protocol)
@@ -258,8 +288,10 @@ def _seed(rec: RoundRecord, default: int) -> int:
 
 
 def _score_all(grouped: dict[tuple[str, int], list[RoundRecord]], tasks: dict[str, Task], default_seed: int,
-               score: ScoreFn, jobs: int, progress: Callable[[str], None] | None) -> dict[tuple, ScoreResult]:
-    """Simulate each distinct (task, testbench, seed) once, ``jobs`` at a time."""
+               score: ScoreFn, jobs: int, progress: Callable[[str], None] | None,
+               bughunt: bool = False) -> dict[tuple, ScoreResult]:
+    """Simulate each distinct (task, testbench, seed) once, ``jobs`` at a time. A bug-hunt scorer is given
+    the task (its mutants), any other the task's design."""
     todo: dict[tuple[str, str, int], tuple[Task, str, int]] = {}
     for (task_id, _), recs in grouped.items():
         task = tasks.get(task_id)
@@ -271,7 +303,7 @@ def _score_all(grouped: dict[tuple[str, int], list[RoundRecord]], tasks: dict[st
     def one(item: tuple[tuple[str, str, int], tuple[Task, str, int]]) -> tuple[tuple, ScoreResult]:
         key, (task, tb, seed) = item
         try:
-            res = score(task.design, tb, seed)
+            res = score(task if bughunt else task.design, tb, seed)
         except Exception as e:  # noqa: BLE001 - reported as an infra error of that round, not a crash
             res = ScoreResult(status=INFRA_ERROR, instance=task.dut_instance, errors=[f"{type(e).__name__}: {e}"])
         return key, res
@@ -306,7 +338,8 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
     grouped = group_rounds(run.rounds())
     if not grouped:
         ver.errors.append("rounds.jsonl holds no rounds")
-    memo = _score_all(grouped, tasks, config.seed, score, jobs, progress)  # in memory: one run per testbench
+    bughunt = get_protocol(config.protocol).bughunt
+    memo = _score_all(grouped, tasks, config.seed, score, jobs, progress, bughunt)  # one run per testbench
     ver.scored = len(memo)
     rescored: dict[tuple[str, int], list[RoundRecord]] = {}
     for (task_id, sample), recs in grouped.items():
@@ -339,7 +372,7 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
                 res = states.memory or ScoreResult(status=REJECTED, instance=task.dut_instance,
                                           errors=[rec.parse_error] if rec.parse_error else [])
                 passed = False
-            for field_, a, b in compare_scores(rec.result or {}, res):
+            for field_, a, b in compare_scores(rec.result or {}, res) + compare_bughunt(rec.result or {}, res):
                 diff(field_, a, b)
             claimed_seed = (rec.result or {}).get("seed")
             if rec.testbench and claimed_seed is not None and claimed_seed != config.seed:
@@ -353,8 +386,14 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
                 legal = bool(rec.testbench) and bool(res.meets_legal(task.targets))
                 if bool(rec.legal_passed) != legal:
                     diff("legal_passed", rec.legal_passed, legal)
+            # The bug hunt's pass (issue 31) likewise, from the re-scored result and the task's target.
+            bh_passed = None
+            if rec.bughunt_passed is not None or bughunt:
+                bh_passed = bughunt_passed(res, task.bughunt_target)
+                if rec.bughunt_passed != bh_passed:
+                    diff("bughunt_passed", rec.bughunt_passed, bh_passed)
             out.append(RoundRecord.from_dict({**rec.to_dict(), "result": res.to_dict(), "passed": passed,
-                                              "legal_passed": legal}))
+                                              "legal_passed": legal, "bughunt_passed": bh_passed}))
         rescored[(task_id, sample)] = out
 
     rebuilt: list[SampleRecord] = []
@@ -372,7 +411,7 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
         r = sample_from_rounds(s.task_id, s.sample, recs, error=s.error, protocol=config.protocol,
                                stop_reason=stop_reason_of(recs, tasks[s.task_id], config.protocol, s))
         rebuilt.append(r)
-        for field_, a, b in compare_samples(s, r):
+        for field_, a, b in compare_samples(s, r) + compare_sample_bughunt(s, r):
             ver.differences.append(Difference(s.task_id, s.sample, None, field_, a, b))
 
     # Leaving failed samples out would inflate the pass rate: every sample the config asks for must be there.
@@ -430,6 +469,13 @@ def load_tasks(benchmark: str, split: str) -> dict[str, Task]:
     return {t.id: t for t in load_known(benchmark, split)}
 
 
+def bughunt_score_fn(tb_lang: str | None = None) -> ScoreFn:
+    """The bug hunt's round scorer (task, testbench, seed) over a fresh bug-hunt engine whose disk cache is off."""
+    from ecov.harness.scoring.config import EngineConfig
+
+    return BughuntRoundScorer(make_bughunt_engine(tb_lang, EngineConfig(use_cache=False)))
+
+
 def engine_score_fn(tb_lang: str | None = None) -> ScoreFn:
     """Score with a fresh engine of the run's track (default sv) whose disk cache is off."""
     from ecov.harness.scoring.config import EngineConfig
@@ -440,8 +486,10 @@ def engine_score_fn(tb_lang: str | None = None) -> ScoreFn:
 
 def verify_submission(sub: Submission, score: ScoreFn | None = None, loader: TaskLoader = load_tasks,
                       progress: Callable[[str], None] | None = None, jobs: int = 1,
-                      resolved: tuple[BenchmarkIdentity, dict[str, Task]] | None = None) -> Verification:
-    """``resolved``: the run's benchmark already resolved (identity.resolve), so it is not loaded twice."""
+                      resolved: tuple[BenchmarkIdentity, dict[str, Task]] | None = None,
+                      bughunt_score: ScoreFn | None = None) -> Verification:
+    """``resolved``: the run's benchmark already resolved (identity.resolve), so it is not loaded twice.
+    A bughunt run is re-scored by ``bughunt_score`` (default: a fresh bug-hunt engine), ``score`` otherwise."""
     config = sub.run.read_config()
     try:
         if resolved is not None:
@@ -455,6 +503,8 @@ def verify_submission(sub: Submission, score: ScoreFn | None = None, loader: Tas
         return Verification(submission=sub.name, verdict=ERROR, run_digest=run_digest(sub.run_dir),
                             benchmark=config.benchmark, split=config.split,
                             errors=[f"cannot verify against benchmark {config.benchmark}/{config.split}: {e}"])
+    if get_protocol(config.protocol).bughunt:
+        score = bughunt_score or bughunt_score_fn(config.tb_lang)
     score = score or engine_score_fn(config.tb_lang)
     ver = verify_run(sub.run, tasks, score, name=sub.name, progress=progress, jobs=jobs)
     ver.dataset_hash, ver.tb_lang, ver.protocol = identity.dataset_hash, config.tb_lang, config.protocol

@@ -27,6 +27,16 @@ RANDOM_AGENTIC = ("port-aware random stimulus; each agentic round appends a long
 LEGAL_RANDOM = ("builtin/random's plan with each task's interface-contract constraints applied every cycle, "
                 "the way a verification engineer writes constrained random (issue 22). No LLM.")
 REFERENCE = "each task answered with the benchmark's own reference testbench (never shown to a model). No LLM."
+# The bug hunt's rows (issue 31): direct, one sample per task (the stimulus of each is fixed by its seed).
+BUGHUNT = {
+    "builtin/random": "the bug hunt's floor: builtin/random's testbench has no checks, so it catches nothing "
+                      "(kill rate 0 by construction, every sample scored). No LLM.",
+    "builtin/golden-capture": "the bug hunt's oracle row: builtin/random's stimulus checked every cycle against "
+                              "the outputs the golden design gave on it (the ceiling of checking random "
+                              "stimulus; it reads the RTL, so it is a baseline, never a model). No LLM.",
+    "builtin/reference": "the bug hunt's reference row: each task answered with its self-checking reference "
+                         "(the kill-rate targets come from it; never shown to a model). No LLM.",
+}
 
 
 @dataclass(frozen=True)
@@ -38,6 +48,7 @@ class Baseline:
     n: int
     shown: str
     notes: str
+    protocol: str = "llm4cov"
 
 
 def _rows() -> list[Baseline]:
@@ -56,6 +67,11 @@ def _rows() -> list[Baseline]:
         out.append(Baseline(f"{prefix}builtin-legal-random-agentic", bench, "builtin/legal-random", "agentic",
                             n_legal, "builtin/legal-random (agentic, 4 rounds)",
                             f"The legal-random row{where} (n={n_legal}): {LEGAL_RANDOM}"))
+        for model, notes in BUGHUNT.items():
+            short = model.removeprefix("builtin/")
+            out.append(Baseline(f"{prefix}bughunt-builtin-{short}-direct", bench, model, "direct", 1,
+                                f"{model} (bug hunt, direct)", f"{notes[0].upper()}{notes[1:]}"[:-1] + where + ".",
+                                protocol="bughunt"))
     return out
 
 
@@ -66,7 +82,7 @@ def _run(cmd: list[str]) -> None:
 
 def make(b: Baseline, runs: Path, workers: int, verify: bool) -> None:
     run_dir = runs / b.name
-    _run(["ecov-eval", "--model", b.model, "--mode", b.mode, "--protocol", "llm4cov", "--benchmark", b.benchmark,
+    _run(["ecov-eval", "--model", b.model, "--mode", b.mode, "--protocol", b.protocol, "--benchmark", b.benchmark,
           "-n", str(b.n), "--seed", "1", "--workers", str(workers), "--concurrency", str(workers),
           "--out", str(run_dir), "--no-progress"])
     summary = json.loads((run_dir / "summary.json").read_text())
@@ -98,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         make(b, args.runs, args.workers, not args.no_verify)
     for bench in sorted({b.benchmark for b in rows}):  # the random floor beside every model: same runs
         direct, agentic = (next((b for b in _rows() if b.benchmark == bench and b.model == "builtin/random"
-                                 and b.mode == m), None) for m in ("direct", "agentic"))
+                                 and b.mode == m and b.protocol == "llm4cov"), None) for m in ("direct", "agentic"))
         if direct and agentic and (args.runs / direct.name).is_dir() and (args.runs / agentic.name).is_dir():
             _run(["ecov-data", "random-baseline", bench, "--from-runs", str(args.runs / direct.name),
                   str(args.runs / agentic.name)])

@@ -1,10 +1,11 @@
 """Hash every prompt the product can send, to show a refactor leaves them byte-identical.
 
-For each shipped benchmark, task, protocol (llm4cov, ecov) and track (sv, cocotb) it builds, through the
-public prompt functions: the round-0 chat (direct and agentic), the memoryless state with a fixed
+For each shipped benchmark, task, protocol (llm4cov, ecov; bughunt, SystemVerilog only) and track (sv, cocotb)
+it builds, through the public prompt functions: the round-0 chat (direct and agentic), the memoryless state with a fixed
 testbench and feedback, the state after an unusable answer (feedback, no testbench), the history turns,
 and the feedback text both renderers give for a fixed score result. It prints one sha256 per
-(benchmark, protocol, track) and a total. Run it before and after a change and diff the output:
+(benchmark, protocol, track), a total over the llm4cov and ecov rows (the same before and after the bug hunt
+was added) and one over the bughunt rows. Run it before and after a change and diff the output:
 
     python scripts/prompt_hashes.py > before.txt
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 
 from ecov.harness import registry
 from ecov.harness.benchmark.store import load_benchmark
@@ -22,8 +24,11 @@ from ecov.harness.tracks.base import tb_io
 from ecov.harness.tracks.sv.prompts import build_messages, history_turns
 
 BENCHMARKS = ("ecov-embedded", "cvdp-ecov", "autoeval-ecov")
-PROTOCOLS = ("llm4cov", "ecov")
+PROTOCOLS = ("llm4cov", "ecov", "bughunt")
 TRACKS = ("sv", "cocotb")
+# The renderers each protocol's rows hash: llm4cov's and ecov's rows hash the two that existed before the
+# bug hunt, so that adding a renderer leaves their digests as they were.
+FEEDBACK = {"llm4cov": ("eda_summary", "uncovered"), "ecov": ("eda_summary", "uncovered"), "bughunt": ("bughunt",)}
 FIXED_TB = {"sv": "module tb;\n  initial begin\n    #10 $finish;\n  end\nendmodule\n",
             "cocotb": "import cocotb\n\n\n@cocotb.test()\nasync def test_main(dut):\n    pass\n"}
 FIXED_FEEDBACK = "Status: compiled and ran to $finish.\nCoverage: line 50.00% (1/2)"
@@ -40,6 +45,19 @@ def fixed_result(task) -> ScoreResult:
                        uncovered_total=2, log_tail="- V e r i l a t i o n   R e p o r t")
 
 
+def fixed_bughunt_results(task) -> list[ScoreResult]:
+    """A passing bug hunt, a false alarm and a compile error whose errors name the testbench and the RTL."""
+    base = fixed_result(task)
+    ok = replace(base, bughunt={"status": "ok", "killed": 3, "total": 8, "kill_rate": 37.5})
+    alarm = replace(base, status="crashed", bughunt={"status": "false_alarm", "killed": 0, "total": 8,
+                                                     "kill_rate": 0.0, "failure": "tb.sv:12"})
+    errors = ["%Error: testbench.sv:3:5: syntax error\n    3 | x\n      | ^",
+              f"%Error: {task.rtl_files[0].name}:1:1: Cannot find: x\n    1 | secret"]
+    broken = ScoreResult(status="compile_error", instance=task.dut_instance, errors=errors,
+                         bughunt={"status": "compile_error", "killed": 0, "total": 8, "kill_rate": 0.0})
+    return [ok, alarm, broken]
+
+
 def prompts_of(task, protocol: str, track: str) -> list:
     proto = get_protocol(protocol)
     io = tb_io(proto, track)
@@ -52,29 +70,34 @@ def prompts_of(task, protocol: str, track: str) -> list:
         io.followup(FIXED_FEEDBACK, tb),  # history turn after a patch / unusable answer
         history_turns(task, proto, tb, FIXED_FEEDBACK, None),
         history_turns(task, proto, tb, FIXED_FEEDBACK, tb),
-        [fn(fixed_result(task), task.targets) for _, fn in sorted(registry.items("feedback").items())],
+        [fn(res, task.targets) for name, fn in sorted(registry.items("feedback").items())
+         if name in FEEDBACK[protocol]
+         for res in (fixed_bughunt_results(task) if protocol == "bughunt" else [fixed_result(task)])],
     ]
-    if track == "sv":  # what trainers/synth.py rebuilds
+    if track == "sv" and not proto.bughunt:  # what trainers/synth.py rebuilds
         out.append(build_messages(task, tb, FIXED_FEEDBACK, protocol))
         out.append(build_messages(task, None, None, protocol))
     return out
 
 
 def main() -> None:
-    total = hashlib.sha256()
+    total, bughunt = hashlib.sha256(), hashlib.sha256()
     for bench in BENCHMARKS:
         tasks = load_benchmark(bench)
         for protocol in PROTOCOLS:
             for track in TRACKS:
+                if get_protocol(protocol).bughunt and track != "sv":
+                    continue  # bug hunt is SystemVerilog-only (the cocotb track refuses it)
                 h = hashlib.sha256()
                 for task in tasks:
                     blob = json.dumps([task.id, prompts_of(task, protocol, track)], sort_keys=True,
                                       ensure_ascii=False)
                     h.update(blob.encode())
                 digest = h.hexdigest()
-                total.update(digest.encode())
+                (bughunt if get_protocol(protocol).bughunt else total).update(digest.encode())
                 print(f"{bench}\t{protocol}\t{track}\t{len(tasks)} tasks\t{digest}")
     print(f"total\t{total.hexdigest()}")
+    print(f"total bughunt\t{bughunt.hexdigest()}")
 
 
 if __name__ == "__main__":

@@ -65,8 +65,10 @@ def test_rebuilding_from_shared_gives_the_shipped_tasks(name):
         # Empty source fields do not survive a parquet round trip; calibration fields come from validate.
         strip = {k: v for k, v in b.source.items() if k not in CALIBRATION_KEYS and v != ""}
         assert {k: v for k, v in s.source.items() if k not in CALIBRATION_KEYS} == strip, tid
-        # The contract is attached by the loader from the benchmark's contracts/ folder, not built from upstream.
-        assert replace(b, targets=s.targets, source=s.source, contract=s.contract) == s, f"{tid} differs from a fresh build"
+        # The contract and the mutants are attached by the loader from the benchmark's contracts/ and
+        # mutants/ folders, not built from upstream.
+        assert replace(b, targets=s.targets, source=s.source, contract=s.contract, mutants=s.mutants) == s, \
+            f"{tid} differs from a fresh build"
 
 
 def test_cvdp_lowered_targets_come_with_a_note_of_unreachable_points():

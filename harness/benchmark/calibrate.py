@@ -316,3 +316,17 @@ def summary(cals: list[Calibration]) -> dict[str, Any]:
             "line": f"{met}/{n} tasks' targets met by a reference run; {len(problems)} cannot be calibrated; "
                     f"{random_only} calibrated by random stimulus; {len(floor_met)} met by a testbench that "
                     "drives nothing"}
+
+
+# ---- the bug hunt's kill-rate targets (issue 31) -------------------------------------------------------
+
+BUGHUNT_RULE = "floor(0.9 x the self-checking reference's kill rate), in percent"
+BUGHUNT_SHARE = 0.9  # of the reference's kill rate: one mutant in ten it catches may slip
+
+
+def bughunt_target(reference_kill_rate: float) -> float | None:
+    """A task's kill-rate target from its self-checking reference's kill rate (``BUGHUNT_RULE``); None when
+    the reference catches nothing (no target can be calibrated: the task asks for every mutant)."""
+    if reference_kill_rate <= 0:
+        return None
+    return float(math.floor(BUGHUNT_SHARE * reference_kill_rate + 1e-9))

@@ -7,9 +7,11 @@ the calibration summary from manifest.json, and the tasks left out with their re
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
+from ecov.harness.benchmark.mutantfiles import FOLDER as MUTANTS
 from ecov.harness.benchmark.spec import target_rule
 from ecov.harness.benchmark.store import MANIFEST, find_data_file, load_folder, read_manifest
 
@@ -142,9 +144,23 @@ def render_card(folder: str | os.PathLike, split: str = "test") -> str:
         "never show them to a model).",
         "",
     ]
+    lines += _mutants_section(folder)
     if left_out:
         lines += ["## Left out", ""] + [f"- `{s['id']}`: {s['reason']}" for s in left_out] + [""]
     return "\n".join(lines)
+
+
+def _mutants_section(folder: Path) -> list[str]:
+    """The bug hunt's mutants shipped beside the data (``mutants/<task>.json``, issue 31)."""
+    files = sorted((folder / MUTANTS).glob("*.json")) if (folder / MUTANTS).is_dir() else []
+    if not files:
+        return []
+    kept = sum(len(json.loads(f.read_text()).get("mutants") or []) for f in files)
+    return ["## Bug-hunt mutants", "",
+            f"`{MUTANTS}/<task id>.json`: {kept} killable mutants of {len(files)} tasks, each an expression-level "
+            "edit of one RTL file (byte span, original text, replacement, kind), with the task's made/kept/dropped "
+            "counts. ECov's bug hunt scores a self-checking testbench by the mutants it catches (docs/scoring.md, "
+            "\"Bug hunt\").", ""]
 
 
 def _cal_line(label: str, value) -> str:
@@ -211,7 +227,7 @@ def publish(folder: str | os.PathLike, repo_id: str, *, token: str | None = None
         url = api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
         api.upload_folder(
             repo_id=repo_id, repo_type="dataset", folder_path=str(folder),
-            allow_patterns=["README.md", MANIFEST, "data/*", "random_baseline.json"],
+            allow_patterns=["README.md", MANIFEST, "data/*", "random_baseline.json", f"{MUTANTS}/*.json"],
             commit_message=message or f"ECov benchmark {read_manifest(folder).get('benchmark', '')}",
         )
     except Exception as e:  # hub errors come as HfHubHTTPError, httpx/requests or OSError

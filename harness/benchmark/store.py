@@ -22,6 +22,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ecov.harness.benchmark.bughunt_refs import attach_bughunt
+from ecov.harness.benchmark.mutantfiles import attach_mutants
 from ecov.harness.benchmark.spec import benchmark_names, get_benchmark
 from ecov.harness.benchmark.validate import TaskError, validate_tasks
 from ecov.harness.contracts.spec import find_contract
@@ -260,10 +262,11 @@ def load_benchmark(name: str | os.PathLike | None = None, split: str = "test") -
                 f"(set ECOV_BENCHMARKS_DIR, or rebuild: `ecov-data build {s} --out DIR` then "
                 f"`ecov-data validate DIR --write-targets`, and pass DIR)"
             )
-        return attach_contracts(load_folder(folder, split), folder)
+        return attach_bughunt(attach_mutants(attach_contracts(load_folder(folder, split), folder), folder), folder)
     p = Path(name).expanduser()
     if p.exists():
-        return attach_contracts(load_folder(p, split), p if p.is_dir() else p.parent)
+        where = p if p.is_dir() else p.parent
+        return attach_bughunt(attach_mutants(attach_contracts(load_folder(p, split), where), where), where)
     if _HUB_ID_RE.match(s) and not s.startswith((".", "/")):
         from ecov.harness.benchmark.builders import authors
 

@@ -32,6 +32,7 @@ from ecov.harness.benchmark.store import (
     shipped_dir,
     write_manifest,
 )
+from ecov.harness.cli.mutants import mutants_cmd
 from ecov.harness.cli.random_baseline import random_baseline_cmd
 from ecov.harness.scoring.executor import executor_from_options, executor_options
 
@@ -287,11 +288,50 @@ def publish(folder: Path, repo_id: str, token: str | None, private: bool, endpoi
     click.echo(f"published {folder} -> {url}")
 
 
+def _bughunt_counts(tasks) -> dict:
+    """Bug hunt (issue 31): tasks with killable mutants, and the mutants they hold."""
+    with_mutants = [t for t in tasks if t.mutants is not None and t.mutants.mutants]
+    return {"bughunt_tasks": len(with_mutants), "mutants": sum(len(t.mutants.mutants) for t in with_mutants)}
+
+
+def _list_json(benchmark: str | None, split: str) -> None:
+    if benchmark is not None:
+        tasks = _load(benchmark, split)
+        click.echo(json.dumps({"benchmark": benchmark, "tasks": len(tasks), **_bughunt_counts(tasks),
+                               "task_list": [{"id": t.id, "dut_module": t.dut_module, "mutants":
+                                              len(t.mutants.mutants) if t.mutants else 0} for t in tasks]},
+                              indent=1))
+        return
+    out = []
+    for name in benchmark_names(buildable=True):
+        spec = get_benchmark(name)
+        row: dict = {"name": name, "shipped": spec.load is not None or spec.shipped}
+        try:
+            if spec.load is not None:
+                tasks = spec.load()
+            elif spec.shipped and shipped_dir(name) is not None:
+                tasks = load_benchmark(name, split)
+            else:
+                tasks = None
+        except (SourceError, ValueError, OSError) as e:
+            row["error"] = str(e)
+            tasks = None
+        if tasks is not None:
+            row.update(tasks=len(tasks), **_bughunt_counts(tasks))
+        out.append(row)
+    click.echo(json.dumps(out, indent=1))
+
+
 @main.command(name="list")
 @click.argument("benchmark", required=False)
 @click.option("--split", default="test", show_default=True)
-def list_cmd(benchmark: str | None, split: str) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable: per benchmark its tasks and bughunt_tasks "
+              "(tasks with killable mutants) and mutants.")
+def list_cmd(benchmark: str | None, split: str, as_json: bool) -> None:
     """List the known benchmarks, or the tasks of BENCHMARK (a name, folder or hub id)."""
+    if as_json:
+        _list_json(benchmark, split)
+        return
     if benchmark is None:
         for name in benchmark_names(buildable=True):
             spec = get_benchmark(name)
@@ -319,6 +359,7 @@ def list_cmd(benchmark: str | None, split: str) -> None:
 
 
 main.add_command(random_baseline_cmd)  # issue 15: the random-hard record
+main.add_command(mutants_cmd)  # issue 31: the bug hunt's mutants
 
 if __name__ == "__main__":
     main()

@@ -24,11 +24,12 @@ from ecov.harness.cli.inputs import EXIT_INFRA, describe_os_error, writable_fold
 from ecov.harness.core.limits import DEFAULT_REQUEST_TIMEOUT, MAX_REQUEST_TIMEOUT, MAX_ROUNDS, MAX_SAMPLES
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, get_protocol, protocol_names
 from ecov.harness.loop.agent import AGENTS, MODES
+from ecov.harness.loop.bughunt_round import BughuntRoundScorer
 from ecov.harness.models import builtin_names
 from ecov.harness.models.probe import EndpointUnreachable, api_for, probe
 from ecov.harness.sandbox.factory import sandbox_names
-from ecov.harness.scoring.executor import executor_from_options, executor_options
-from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, track_names
+from ecov.harness.scoring.executor import LocalExecutor, executor_from_options, executor_options
+from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, make_bughunt_engine, tb_io, track_names
 
 DEFAULT_BENCHMARK = EMBEDDED
 
@@ -192,6 +193,10 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
 
     if model == "builtin/replay" and not replay_run:
         raise click.BadParameter("builtin/replay needs --replay-run RUN_DIR", param_hint="--model")
+    try:  # a protocol the track has no prompts for (bughunt under cocotb) fails before anything is loaded
+        tb_io(get_protocol(protocol), tb_lang)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--tb-lang") from None
     tasks = _load_tasks(benchmark, split, task_ids, limit)
     # The run's identity is the benchmark's content, not the selection: --limit 5 then --limit 6, or a
     # new --task-id, extends the same folder (docs/evaluation.md); a changed task changes the hash.
@@ -236,7 +241,16 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
         engine = get_track(tb_lang).make_scorer(EngineConfig(sandbox=sandbox, run_seconds=sim_timeout))
     except (RuntimeError, ValueError) as e:
         raise click.BadParameter(str(e), param_hint="--sandbox") from None
-    scorer = executor_from_options(executor, ray_address, engine, workers or 2)  # see docs/scale.md
+    if get_protocol(protocol).bughunt:  # each round runs the task's mutants: this machine's pool only
+        if executor != "local":
+            raise click.BadParameter("the bug hunt scores on this machine's pool (--executor local)",
+                                     param_hint="--executor")
+        bughunt = make_bughunt_engine(tb_lang, EngineConfig(sandbox=sandbox, run_seconds=sim_timeout))
+        scorer = LocalExecutor(bughunt.engine, workers or 2)
+        round_scorer = BughuntRoundScorer(bughunt)
+    else:
+        scorer = executor_from_options(executor, ray_address, engine, workers or 2)  # see docs/scale.md
+        round_scorer = scorer
     workers = workers or scorer.parallelism
     config.extra.update(workers=workers, concurrency=concurrency or workers, executor=executor)
     if executor != "local":
@@ -251,7 +265,7 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
                    err=True)
     try:  # the folder is made only once every option is known to be usable
         out = writable_folder(out or default_out(model, mode, agent, benchmark, protocol, tb_lang), "--out")
-        outcome = run_eval(tasks, llm, config, out, scorer=scorer, workers=workers,
+        outcome = run_eval(tasks, llm, config, out, scorer=round_scorer, workers=workers,
                            concurrency=concurrency, progress=not no_progress,
                            notify=lambda line: click.echo(line, err=True))
     except RunMismatch as e:

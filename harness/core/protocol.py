@@ -3,7 +3,9 @@
 ``llm4cov`` (the default) reproduces the LLM4Cov paper's released evaluation code
 (HejiaZ2023/llm4cov_oss, ``scripts/batch_query_eval.py --agentic-mode markov-agentic``); ``ecov`` keeps
 ECov's own choices where they serve users better (targets in the prompt, patch revisions, uncovered-line
-feedback, stop when every target is met). docs/evaluation.md lists each difference and why.
+feedback, stop when every target is met). docs/evaluation.md lists each difference and why. ``bughunt``
+(issue 31) asks for a self-checking testbench from the spec and the ports alone and scores the bugs it
+catches: the testbench runs on the golden design and on every killable mutant (docs/evaluation.md, "Bug hunt").
 
 A protocol is part of a run's identity (RunConfig.protocol): runs of different protocols are never
 ranked together. Protocols are registered (kind ``protocol``): another one is a ``Protocol`` whose
@@ -30,7 +32,9 @@ class Protocol:
     avg_cov: str  # a sample's coverage: "best" (its best state) or "final" (its last round)
     feedback: str  # "eda_summary" (status, stage, coverage summary, error log) | "uncovered" (+ uncovered code)
     targets_in_prompt: bool
-    prompt: str  # prompt layout: "llm4cov" | "ecov"
+    prompt: str  # prompt layout: "llm4cov" | "ecov" | "bughunt"
+    # Scored on the bugs the testbench catches (issue 31): the golden design and every killable mutant.
+    bughunt: bool = False
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -39,6 +43,8 @@ class Protocol:
         """Whether the sample ends after a round scored ``result``."""
         if self.early_stop == "full_coverage":
             return result.ran and result.overall >= 100.0
+        if self.early_stop == "all_killed":  # nothing left to catch
+            return all_killed(result)
         return result.meets(targets)
 
 
@@ -51,12 +57,33 @@ ECOV = Protocol(
     name="ecov", rounds=5, memory="latest", ties="later", format_reasks=0, revisions="full_or_patch",
     early_stop="targets_met", avg_cov="final", feedback="uncovered", targets_in_prompt=True, prompt="ecov",
 )
+BUGHUNT = Protocol(
+    name="bughunt", rounds=5, memory="latest", ties="later", format_reasks=0, revisions="full_or_patch",
+    early_stop="all_killed", avg_cov="final", feedback="bughunt", targets_in_prompt=False, prompt="bughunt",
+    bughunt=True,
+)
 AVG_COV_TEXT = {"best": "best state over rounds (ran, has coverage, met targets, overall)",
                 "final": "final round"}
 KIND = "protocol"
-for _p in (LLM4COV, ECOV):
+for _p in (LLM4COV, ECOV, BUGHUNT):
     registry.register(KIND, _p.name, _p)
 DEFAULT_PROTOCOL = LLM4COV.name
+
+
+def all_killed(result: ScoreResult) -> bool:
+    """A bug-hunt result that passed on the golden design and caught every mutant (there was one)."""
+    bh = result.bughunt
+    return bool(bh) and bh.get("status") == "ok" and int(bh.get("total") or 0) > 0 \
+        and int(bh.get("killed") or 0) >= int(bh["total"])
+
+
+def bughunt_passed(result: ScoreResult, target: float | None) -> bool:
+    """A bug-hunt result that passed on the golden design with a kill rate at or above the task's target
+    (every mutant when the task has no calibrated target)."""
+    bh = result.bughunt
+    if not bh or bh.get("status") != "ok" or not int(bh.get("total") or 0):
+        return False
+    return float(bh.get("kill_rate") or 0.0) >= (100.0 if target is None else float(target))
 
 
 def protocol_names() -> list[str]:

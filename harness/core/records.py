@@ -150,6 +150,10 @@ class ScoreResult:
     # (rule -> count), ``coverage``/``overall`` (the DUT's coverage up to the first violation, the whole
     # run when none), ``bins`` (bins hit before it), ``bins_total``, ``bins_all`` (hit at any time).
     legal: dict[str, Any] = field(default_factory=dict)
+    # The bug hunt's figures (issue 31), empty outside the bughunt protocol: ``status`` (ok, false_alarm,
+    # refused, ...), ``killed``, ``total``, ``kill_rate`` (%), ``failure`` (the failing check's file:line on
+    # the golden design), ``reason`` and per-mutant ``outcomes``; the rest of this record is the golden run.
+    bughunt: dict[str, Any] = field(default_factory=dict)
 
     @property
     def compiled(self) -> bool:
@@ -191,6 +195,8 @@ class ScoreResult:
     def to_dict(self, timing: bool = True) -> dict[str, Any]:
         d = asdict(self)
         d["uncovered"] = [u.to_dict() for u in self.uncovered]
+        if not self.bughunt:  # absent outside the bug hunt: other protocols' records keep their bytes
+            d.pop("bughunt")
         if not timing:
             d.pop("seconds")
             d.pop("cached")
@@ -203,3 +209,132 @@ class ScoreResult:
         d["uncovered"] = [UncoveredPoint(**u) for u in d.get("uncovered", [])]
         known = set(cls.__dataclass_fields__)
         return cls(**{k: v for k, v in d.items() if k in known})
+
+
+# ---- bug hunt (issue 31) ------------------------------------------------------------------------------
+
+FALSE_ALARM = "false_alarm"  # bug hunt: the testbench failed on the golden design (kill rate 0)
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One killable mutant of a task's RTL: an expression-level edit, never a copy of the design.
+
+    ``start``/``end`` are UTF-8 byte offsets into ``file``'s text, where ``original`` stands; the mutant
+    is that text with ``original`` replaced by ``replacement``. ``operator`` names the mutation kind
+    (ecov.harness.hdl.mutate.OPERATORS), ``line`` the 1-based line of ``start``.
+    """
+
+    id: str  # "m007"
+    operator: str
+    file: str
+    line: int
+    start: int
+    end: int
+    original: str
+    replacement: str
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Mutant:
+        return cls(str(d["id"]), str(d["operator"]), str(d["file"]), int(d["line"]), int(d["start"]),
+                   int(d["end"]), str(d["original"]), str(d["replacement"]), str(d.get("note") or ""))
+
+
+@dataclass(frozen=True)
+class MutantSet:
+    """A task's mutants file: the killable mutants, the design they belong to (its ``design_sha256``,
+    as contracts bind theirs) and how many were made, kept and dropped, and why."""
+
+    task_id: str
+    design_sha256: str
+    mutants: tuple[Mutant, ...]
+    stats: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"task_id": self.task_id, "design_sha256": self.design_sha256, "stats": self.stats,
+                "mutants": [m.to_dict() for m in self.mutants]}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> MutantSet:
+        return cls(str(d["task_id"]), str(d["design_sha256"]), tuple(Mutant.from_dict(m) for m in d["mutants"]),
+                   dict(d.get("stats") or {}))
+
+
+# MutantOutcome.reason values
+KILLED = "killed"  # the testbench failed at or after the first time the DUT's outputs diverged
+SURVIVED = "survived"  # the outputs diverged, the testbench passed
+NOT_EXCITED = "not_excited"  # the outputs never diverged under this testbench's stimulus, and it passed
+EARLY = "early"  # it failed before the outputs diverged (or they never did): not observed, no kill
+UNOBSERVED = "unobserved"  # its stimulus changed before any DUT output did: it learned the mutant elsewhere
+HANG = "hang"  # ran past twice the golden run's simulated time without failing (a self-check needs a watchdog)
+MUTANT_TIMEOUT = "timeout"  # stopped by the wall clock (looping within one time step)
+MUTANT_CRASHED = "crashed"  # left without the harness's exit path (a crash, a limit)
+REASONS = (KILLED, SURVIVED, NOT_EXCITED, EARLY, UNOBSERVED, HANG, MUTANT_TIMEOUT, MUTANT_CRASHED)
+
+
+@dataclass
+class MutantOutcome:
+    """What one mutant run showed: times are the simulation's (its precision: ps under the 1ns/1ps
+    default), None when it did not happen."""
+
+    id: str
+    killed: bool
+    reason: str
+    diverged_ns: float | None = None  # first time a DUT output differed from the golden run's
+    failed_ns: float | None = None  # first failure ($error, $fatal, failing assertion)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class BughuntResult:
+    """A testbench scored against a task's mutants (harness/tracks/sv/bughunt.py, docs/scoring.md "Bug hunt").
+
+    ``status``: ``ok`` (scored), ``false_alarm`` (failed on the golden design: kill rate 0), or the
+    golden build's ``rejected``/``compile_error``/``crashed``/``timeout``/``no_finish``/``infra_error``.
+    ``golden`` is the coverage score of the same testbench on the golden design. ``failure`` names the
+    golden run's first failing check (``file:line``) on a false alarm, for feedback.
+    """
+
+    status: str
+    golden: ScoreResult | None = None
+    outcomes: list[MutantOutcome] = field(default_factory=list)
+    killed: int = 0
+    total: int = 0
+    errors: list[str] = field(default_factory=list)
+    failure: str = ""
+    seed: int = 1
+    seconds: float = 0.0
+    cached: bool = False
+    key: str = ""
+    phases: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def kill_rate(self) -> float:
+        """Percent of the mutants killed; 0 unless the status is ``ok``."""
+        if self.status != OK or not self.total:
+            return 0.0
+        return round(100.0 * self.killed / self.total, 2)
+
+    def to_dict(self, timing: bool = True) -> dict[str, Any]:
+        d = {"status": self.status, "golden": self.golden.to_dict(timing) if self.golden else None,
+             "outcomes": [o.to_dict() for o in self.outcomes], "killed": self.killed, "total": self.total,
+             "kill_rate": self.kill_rate, "errors": list(self.errors), "failure": self.failure,
+             "seed": self.seed, "key": self.key}
+        if timing:
+            d.update(seconds=self.seconds, cached=self.cached, phases=dict(self.phases))
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> BughuntResult:
+        golden = ScoreResult.from_dict(d["golden"]) if d.get("golden") else None
+        outcomes = [MutantOutcome(**o) for o in d.get("outcomes") or []]
+        return cls(d["status"], golden, outcomes, int(d.get("killed", 0)), int(d.get("total", 0)),
+                   list(d.get("errors") or []), str(d.get("failure") or ""), int(d.get("seed", 1)),
+                   float(d.get("seconds", 0.0)), bool(d.get("cached", False)), str(d.get("key") or ""),
+                   dict(d.get("phases") or {}))

@@ -104,12 +104,18 @@ class RoundRecord:
     # answers, and the API seed each request sent (re-asks included; None when the provider takes none).
     retries: int = 0
     api_seeds: list[int | None] = field(default_factory=list)
+    # The bug hunt (issue 31): no false alarm and the task's kill-rate target met this round; None outside
+    # the bughunt protocol (and then absent from the record).
+    bughunt_passed: bool | None = None
 
     def score(self) -> ScoreResult:
         return ScoreResult.from_dict(self.result)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        d = asdict(self)
+        if self.bughunt_passed is None:
+            d.pop("bughunt_passed")
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> RoundRecord:
@@ -149,9 +155,16 @@ class SampleRecord:
     # and how many the contract has; None without a contract (or in records from before bins were kept).
     legal_bins_hit: int | None = None
     legal_bins: int | None = None
+    # The bug hunt (issue 31), only under the bughunt protocol: the final round's ``status``, ``killed``,
+    # ``total``, ``kill_rate`` (% of the task's killable mutants), ``false_alarm`` and ``passed`` (target met),
+    # and ``kill_rate_by_round``. Absent from the record otherwise.
+    bughunt: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        d = asdict(self)
+        if not self.bughunt:
+            d.pop("bughunt")
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> SampleRecord:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Generic, TypeVar
 
 from ecov.harness.core.protocol import Protocol, get_protocol
-from ecov.harness.core.records import ScoreResult, Target
+from ecov.harness.core.records import FALSE_ALARM, ScoreResult, Target
 from ecov.harness.core.run_folder import RoundRecord, SampleRecord
 
 S = TypeVar("S")
@@ -122,6 +122,7 @@ def sample_from_rounds(task_id: str, sample: int, rounds: list[RoundRecord], err
                                 for res in results] if contract else [],
         violated=contract and bool(scored) and bool(scored[-1].legal.get("violation")),
         **(_bins(scored) if contract else {}),
+        bughunt=sample_bughunt(rounds, results) if proto.bughunt else {},
     )
 
 
@@ -130,6 +131,26 @@ def _bins(scored: list[ScoreResult]) -> dict[str, int]:
     did not run hits none), out of the contract's bin count."""
     return {"legal_bins_hit": max((len(r.legal.get("bins") or []) for r in scored if r.ran), default=0),
             "legal_bins": max((int(r.legal.get("bins_total") or 0) for r in scored), default=0)}
+
+
+NO_TESTBENCH = "no_testbench"  # a bug-hunt sample none of whose answers gave a testbench
+
+
+def sample_bughunt(rounds: list[RoundRecord], results: list[ScoreResult]) -> dict:
+    """SampleRecord.bughunt: the final state's figures (an unusable last round carries the latest scored
+    testbench's), its pass, and the kill rate after each round. Empty for a sample with no round."""
+    if not rounds:
+        return {}
+    final = results[-1].bughunt
+    return {
+        "status": final.get("status") or NO_TESTBENCH,
+        "killed": int(final.get("killed") or 0),
+        "total": int(final.get("total") or 0),
+        "kill_rate": round(float(final.get("kill_rate") or 0.0), 2),
+        "false_alarm": final.get("status") == FALSE_ALARM,
+        "passed": bool(rounds[-1].bughunt_passed),
+        "kill_rate_by_round": [round(float(r.bughunt.get("kill_rate") or 0.0), 2) for r in results],
+    }
 
 
 def _ran_overall(results: list[ScoreResult], overall: list[float], i: int | None) -> float:

@@ -147,6 +147,10 @@ class Comparison:
     legal_tasks: int = 0
     # The ECov headline (issue 32): every paired task, a contract task counting only its legal pass.
     ecov_pass_rate: Figure | None = None
+    # The bug hunt (issue 31) over the paired tasks with killable mutants; None outside the bughunt protocol.
+    kill_rate: Figure | None = None
+    bughunt_pass_rate: Figure | None = None
+    bughunt_tasks: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -220,13 +224,24 @@ def sample_rows(folder, n_rounds: int, kind: str):
             final = s.best_state_overall
         row = {"task_id": s.task_id, "sample": s.sample, "passed": float(s.passed), "cov": float(final),
                "contract": float(getattr(s, "contract", False)),
-               "legal": float(getattr(s, "legal_passed_round", None) is not None)}
+               "legal": float(getattr(s, "legal_passed_round", None) is not None),
+               **bughunt_row(getattr(s, "bughunt", None) or {})}
         for r in range(n_rounds):
             row[f"p{r}"] = float(s.passed_round is not None and s.passed_round <= r)
             row[f"c{r}"] = float(covs[min(r, len(covs) - 1)]) if covs else 0.0
         rows.append(row)
-    cols = ["task_id", "sample", "passed", "cov", "contract", "legal", *(f"{k}{r}" for r in range(n_rounds) for k in "pc")]
+    cols = ["task_id", "sample", "passed", "cov", "contract", "legal", *BUGHUNT_COLUMNS,
+            *(f"{k}{r}" for r in range(n_rounds) for k in "pc")]
     return pd.DataFrame(rows, columns=cols)
+
+
+BUGHUNT_COLUMNS = ("bh_kill", "bh_passed", "bh_total")
+
+
+def bughunt_row(bh: dict) -> dict[str, float]:
+    """A sample's bug-hunt columns (0 outside the bug hunt): its kill rate, its pass, its task's mutants."""
+    return {"bh_kill": float(bh.get("kill_rate") or 0.0), "bh_passed": float(bool(bh.get("passed"))),
+            "bh_total": float(bh.get("total") or 0)}
 
 
 def _figure(pairs, col_a: str, col_b: str, resamples: int, seed: int, scale: float = 1.0) -> Figure:
@@ -298,6 +313,11 @@ def compare_runs(run_a: str | Path, run_b: str | Path, resamples: int = RESAMPLE
     if not legal.empty:
         comp.legal_pass_rate = _figure(legal, "legal_a", "legal_b", resamples, seed, 100.0)
         comp.legal_tasks = int(legal["task_id"].nunique())
+    hunted = pairs[(pairs["bh_total_a"] > 0) | (pairs["bh_total_b"] > 0)]
+    if not hunted.empty:
+        comp.kill_rate = _figure(hunted, "bh_kill_a", "bh_kill_b", resamples, seed)
+        comp.bughunt_pass_rate = _figure(hunted, "bh_passed_a", "bh_passed_b", resamples, seed, 100.0)
+        comp.bughunt_tasks = int(hunted["task_id"].nunique())
     if n_rounds > 1:
         for r in range(n_rounds):
             comp.per_round.append(RoundComparison(
@@ -346,6 +366,10 @@ def format_comparison(c: Comparison, list_tasks: int = 20) -> str:
     if (f := c.legal_pass_rate) is not None:
         lines.append(f"  {'legal pass %':<16}{f.a:>8.1f}{f.b:>8.1f}{_signed(f.diff):>9}   {_ci(f)}"
                      f"   (the {c.legal_tasks} tasks with an interface contract)")
+    for label, f in (("kill %", c.kill_rate), ("bug-hunt pass %", c.bughunt_pass_rate)):
+        if f is not None:
+            lines.append(f"  {label:<16}{f.a:>8.1f}{f.b:>8.1f}{_signed(f.diff):>9}   {_ci(f)}"
+                         f"   (the {c.bughunt_tasks} tasks with killable mutants)")
     lines += [
         "",
         f"  tasks: B wins {len(t.won)}, loses {len(t.lost)}, ties {t.ties}; McNemar exact p = {_p(t.p_value)}"

@@ -183,7 +183,49 @@ def summarize(samples: list[SampleRecord], max_rounds: int, n_tasks_expected: in
     }
     summary["legal"] = legal_summary(by_task, max_rounds, per_task, contracts)
     summary.update(ecov_summary(by_task, summary["per_round"], per_task, contracts))
+    if proto.bughunt:  # other protocols' summaries keep their keys
+        summary["bughunt"] = bughunt_summary(by_task, max_rounds, per_task)
     return summary
+
+
+BUGHUNT_TEXT = ("bug hunt (issue 31): a sample's kill rate is the share of its task's killable mutants its final "
+                "testbench caught (0 on a false alarm: a failure on the golden design); it passes when that meets "
+                "the task's target; means over the tasks that have mutants, every task weighing the same")
+
+
+def bughunt_summary(by_task: dict[str, list[SampleRecord]], max_rounds: int,
+                    per_task: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """``summary["bughunt"]``: kill rate and pass % over the tasks with killable mutants, the mutants they
+    hold, the false alarms, each final status's count, per round too. Adds per-task bug-hunt figures."""
+    tasks = sorted(t for t, ss in by_task.items() if any(s.bughunt.get("total") for s in ss))
+
+    def task_mean(f) -> float:
+        return round(mean(mean(f(s) for s in by_task[t]) for t in tasks), 2) if tasks else 0.0
+
+    def rate_after(s: SampleRecord, r: int) -> float:
+        return float(_at(s.bughunt.get("kill_rate_by_round") or [], r))
+
+    statuses: dict[str, int] = defaultdict(int)
+    for t in tasks:
+        ss = by_task[t]
+        for s in ss:
+            statuses[s.bughunt.get("status") or "unknown"] += 1
+        per_task[t]["bughunt_mutants"] = max(int(s.bughunt.get("total") or 0) for s in ss)
+        per_task[t]["bughunt_kill_rate"] = round(mean(float(s.bughunt.get("kill_rate") or 0.0) for s in ss), 2)
+        per_task[t]["bughunt_passed"] = sum(bool(s.bughunt.get("passed")) for s in ss)
+        per_task[t]["bughunt_false_alarms"] = sum(bool(s.bughunt.get("false_alarm")) for s in ss)
+    return {
+        "definition": BUGHUNT_TEXT,
+        "tasks": len(tasks),
+        "mutants": sum(per_task[t]["bughunt_mutants"] for t in tasks),
+        "samples": sum(len(by_task[t]) for t in tasks),
+        "kill_rate": task_mean(lambda s: float(s.bughunt.get("kill_rate") or 0.0)),
+        "pass_rate": task_mean(lambda s: 100.0 * bool(s.bughunt.get("passed"))),
+        "false_alarms": sum(bool(s.bughunt.get("false_alarm")) for t in tasks for s in by_task[t]),
+        "killed": sum(int(s.bughunt.get("killed") or 0) for t in tasks for s in by_task[t]),
+        "statuses": dict(sorted(statuses.items())),
+        "per_round": [{"round": r, "kill_rate": task_mean(lambda s, r=r: rate_after(s, r))} for r in range(max_rounds)],
+    }
 
 
 LEGAL_TEXT = ("tasks with an interface contract (issue 22): a sample passes legally when its targets are met "

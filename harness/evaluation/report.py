@@ -6,6 +6,7 @@ from typing import Any
 
 from ecov.harness.core.protocol import AVG_COV_TEXT
 from ecov.harness.core.run_folder import RunFolder
+from ecov.harness.evaluation.bughunt_report import bughunt_lines, bughunt_task_lines
 
 
 def _row(label: str, value: str) -> str:
@@ -47,6 +48,7 @@ def format_summary(summary: dict[str, Any], per_task: bool = True) -> str:
                                   f"{summary.get('avg_overall_final', summary['avg_overall']):.1f}   "
                                   "(best state over rounds / final round)")]),
         _row("syntax %", f"{summary['syntax_rate']:.1f}   (the scored testbench compiled and ran)"),
+        *bughunt_lines(summary),
     ]
     if summary.get("pass_at_k"):
         lines.append(_row("pass@k", "  ".join(f"{k} {v:.1f}" for k, v in summary["pass_at_k"].items())
@@ -81,6 +83,7 @@ def format_summary(summary: dict[str, Any], per_task: bool = True) -> str:
         for t, d in summary["per_task"].items():
             lines.append(f"  {t:<{width}}  {d['passed']:>2}/{d['samples']:<3}  {d['best_overall']:>6.1f}  "
                          f"{d['mean_overall']:>6.1f}  {d['syntax_ok']:>2}/{d['samples']:<3}" + _task_legal(d))
+        lines += bughunt_task_lines(summary)
     return "\n".join(lines)
 
 

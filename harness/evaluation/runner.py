@@ -27,14 +27,16 @@ from typing import Any
 
 import ecov.harness
 from ecov.harness.core.atomic import write_text_atomic
+from ecov.harness.core.protocol import get_protocol
 from ecov.harness.core.run_folder import RoundRecord, RunConfig, RunFolder, read_jsonl, repair_jsonl
 from ecov.harness.core.state import sample_from_rounds
 from ecov.harness.evaluation.metrics import summarize
 from ecov.harness.evaluation.round_log import render_round_log
 from ecov.harness.evaluation.views import summary_views
 from ecov.harness.loop.agent import AgentConfig, Interrupted, run_sample
+from ecov.harness.loop.bughunt_round import BughuntRoundScorer
 from ecov.harness.tasks import Task
-from ecov.harness.tracks.base import get_track
+from ecov.harness.tracks.base import get_track, make_bughunt_engine
 
 TIMING_FIELDS = ("seconds", "updated")  # summary.json fields that differ between identical runs
 LOCK_NAME = ".lock"
@@ -254,7 +256,9 @@ def _run_locked(tasks, model, config, folder, agent_cfg, scorer, workers, concur
     config, done = open_run(folder, config)
     folder.write_config(config)
     track = get_track(config.tb_lang)
-    if scorer is None:
+    if scorer is None and get_protocol(config.protocol).bughunt:  # scores against each task's mutants
+        scorer = BughuntRoundScorer(make_bughunt_engine(config.tb_lang))
+    elif scorer is None:
         scorer = track.make_scorer(None).score
     extra = {} if feedback_fn is None else {"feedback_fn": feedback_fn}
 

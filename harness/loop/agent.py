@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 
 from ecov.harness import registry
 from ecov.harness.core.limits import KEPT_ANSWER_CHARS, MAX_ANSWER_CHARS
-from ecov.harness.core.protocol import DEFAULT_PROTOCOL, Protocol, get_protocol
+from ecov.harness.core.protocol import DEFAULT_PROTOCOL, Protocol, bughunt_passed, get_protocol
 from ecov.harness.core.records import INFRA_ERROR, REJECTED, Design, ScoreResult
 from ecov.harness.core.run_folder import RoundRecord, SampleRecord
 from ecov.harness.core.state import StateTracker, sample_from_rounds, state_key
@@ -94,12 +94,14 @@ class _State:
     key: tuple
 
 
-def safe_score(scorer: Scorer, design: Design, testbench: str, seed: int) -> ScoreResult:
-    """The engine reports its own failures as statuses; anything it still raises becomes infra_error."""
+def safe_score(scorer: Scorer, design: Design | Task, testbench: str, seed: int) -> ScoreResult:
+    """The engine reports its own failures as statuses; anything it still raises becomes infra_error.
+    ``design`` is a Task for a bug-hunt scorer (ecov.harness.loop.bughunt_round)."""
     try:
         return scorer(design, testbench, seed)
     except Exception as e:  # noqa: BLE001 - one bad evaluation must not end the run
-        return ScoreResult(status=INFRA_ERROR, instance=design.instance, errors=[f"{type(e).__name__}: {e}"])
+        instance = design.dut_instance if isinstance(design, Task) else design.instance
+        return ScoreResult(status=INFRA_ERROR, instance=instance, errors=[f"{type(e).__name__}: {e}"])
 
 
 def unusable_feedback(parse_error: str, last_feedback: str | None) -> str:
@@ -111,9 +113,13 @@ def unusable_feedback(parse_error: str, last_feedback: str | None) -> str:
 
 
 def visible_result(result: ScoreResult | None, proto: Protocol) -> ScoreResult | None:
-    """The raw o_t builtin models read: under a protocol whose feedback shows no uncovered code, none."""
-    if result is None or proto.feedback != "eda_summary":
+    """The raw o_t builtin models read: under a protocol whose feedback shows no uncovered code, none; under
+    the bug hunt neither the RTL's uncovered lines nor which mutant survived (its feedback shows counts)."""
+    if result is None or (proto.feedback != "eda_summary" and not proto.bughunt):
         return result
+    if proto.bughunt:
+        counts = {k: v for k, v in result.bughunt.items() if k in ("status", "killed", "total", "kill_rate")}
+        return replace(result, uncovered=[], uncovered_total=0, bughunt=counts)
     return replace(result, uncovered=[], uncovered_total=0)
 
 
@@ -180,7 +186,7 @@ def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConf
                 c = model.complete(ModelRequest(
                     messages, task, testbench=shown.testbench if shown else None,
                     result=visible_result(shown.result if shown else None, proto), round=r, sample=sample,
-                    seed=config.seed + sample, attempt=len(rejected), tb_lang=lang))
+                    seed=config.seed + sample, attempt=len(rejected), tb_lang=lang, protocol=proto.name))
                 tokens = [tokens[0] + (c.prompt_tokens or 0), tokens[1] + (c.completion_tokens or 0),
                           tokens[2] + float(c.cost or 0.0)]
                 retries += int(getattr(c, "retries", 0) or 0)
@@ -203,7 +209,8 @@ def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConf
             break
         new_best = False
         if parsed.ok:
-            res = safe_score(scorer, design, parsed.testbench, config.seed)
+            # The bug hunt scores against the task's mutants: its scorer takes the task (loop.bughunt_round).
+            res = safe_score(scorer, task if proto.bughunt else design, parsed.testbench, config.seed)
             if res.status == INFRA_ERROR:  # the harness failed, not the model: no result, redone on resume
                 error = f"infra error at round {r + 1}: " + "; ".join(res.errors)[:500]
                 stop_reason = "infra_error"
@@ -234,6 +241,8 @@ def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConf
             rejected_responses=rejected, rejected_finish=rejected_finish, state_round=state_round,
             new_best=new_best, legal_passed=None if legal is None else bool(parsed.ok and legal),
             retries=retries, api_seeds=seeds,
+            # The bug hunt's pass describes the round's state: an unusable round carries the latest testbench's.
+            bughunt_passed=bughunt_passed(res, task.bughunt_target) if proto.bughunt else None,
         )
         check_stop()
         rounds.append(rec)

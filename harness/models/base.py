@@ -27,6 +27,7 @@ class ModelRequest:
     seed: int = 1
     attempt: int = 0  # 0, then 1.. for each re-ask after an unusable answer (llm4cov protocol)
     tb_lang: str = "sv"  # the testbench language asked for (sv | cocotb): builtins answer in it
+    protocol: str = ""  # the run's protocol: builtin/reference answers a bug hunt with its self-checking references
 
 
 @dataclass

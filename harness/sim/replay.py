@@ -265,9 +265,13 @@ class ReplayBuilder:
             return f"the replay model's own header is unreadable: {e}"
 
     def run(self, build: ReplayBuild, trace: bytes, limits: Limits, *, seed: int = 1, outputs: bool = False,
-            keep_jobs: bool = False, on_out: Callable[[Path], dict] | None = None) -> ReplayRun:
+            keep_jobs: bool = False, on_out: Callable[[Path], dict] | None = None,
+            plusargs: tuple[str, ...] = ()) -> ReplayRun:
         """Replay ``trace`` on ``build`` in the sandbox. ``on_out(folder)`` reads more of what the main
-        wrote (a contract's files) before the folder is removed."""
+        wrote (a contract's files) before the folder is removed. ``plusargs`` (``+name=value``) reach the
+        model's ``$value$plusargs`` (the bug hunt's mutant selector)."""
+        if any(not re.fullmatch(r"\+[A-Za-z_]\w*=[\w.]*", p) for p in plusargs):
+            raise ReplayError(f"bad plusargs {plusargs!r}")
         if build.binary is None:
             raise ReplayError("the replay build has no binary")
         cap = len(trace)
@@ -280,7 +284,7 @@ class ReplayBuilder:
             (job / TRACE_IN).write_bytes(trace)
             os.chmod(job / TRACE_IN, 0o644)
             argv = ["./sim", "replay", TRACE_IN, str(cap), *([TRACE_OUT] if outputs else []),
-                    f"+verilator+seed+{seed}", "+verilator+rand+reset+0", "+verilator+error+limit+1000000"]
+                    f"+verilator+seed+{seed}", "+verilator+rand+reset+0", "+verilator+error+limit+1000000", *plusargs]
 
             def run(out: Path, nonce: str) -> ProcResult:
                 ran = self.sandbox.run(argv, job, limits, untrusted=True, rw_paths=(str(out),),

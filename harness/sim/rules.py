@@ -278,11 +278,16 @@ def check_testbench(tb: str, design_modules: list[str] | None = None, design_fil
                               tuple(design_sources or ()), sandbox, tuple(params)))
 
 
+@lru_cache(maxsize=64)
+def _preprocessed(design_sources: tuple[tuple[str, str], ...], tb: str, sandbox) -> Preprocessed:
+    return preprocess(list(design_sources), tb, sandbox)
+
+
 @lru_cache(maxsize=256)
 def _check_cached(tb: str, design_modules: tuple[str, ...], design_files: tuple[str, ...], instance: str,
                   design_sources: tuple[tuple[str, str], ...], sandbox, params: tuple = ()) -> tuple[Violation, ...]:
     """Memoised: an agent's rounds and verify's re-scoring ask again for the same testbench."""
-    pp = preprocess(list(design_sources), tb, sandbox)
+    pp = _preprocessed(design_sources, tb, sandbox)
     if not pp.ok:
         return (Violation("preprocess", 1, "the preprocessor failed: " + pp.error.splitlines()[0][:300]
                           if pp.error else "the preprocessor failed", deferred=True),)
@@ -1144,5 +1149,53 @@ class _Walker:
                  f"(into the design hierarchy: '{self.instance}.…', tb.…, $root.…); drive the DUT's ports only")
 
 
-__all__ = ["RULES_VERSION", "Violation", "check_testbench", "check_design", "preprocess",
+def foreign_names(design, testbench: str, sandbox=None) -> list[Violation]:
+    """Hierarchical references that name something the task's RTL does not declare (rule
+    ``undeclared-name``): the bug hunt (ecov.harness.tracks.sv.bughunt) refuses them, since the names the
+    harness adds to the design (its mutant selector, its port probe) are the only such names there.
+    Reads only; the other rules (``check_design``) still apply. A testbench the preprocessor or parser
+    cannot read gets nothing here (the other rules report it)."""
+    sources = tuple((f.name, f.content) for f in design.files)
+    pp = _preprocessed(sources, testbench, sandbox)
+    if not pp.ok:
+        return []
+    import pyslang
+    from pyslang.syntax import SyntaxTree
+
+    with _lock:
+        sm = pyslang.SourceManager()
+        tree = SyntaxTree.fromText(pp.text, sm, "ecov_pp.sv")
+        walker = _Walker(sm, design.instance)
+        walker.collect(tree.root)
+        known = {"$root", "$unit"} | walker.tb_defs | walker.scope_names | walker.data_names
+        known |= {_ident(t) for t in _tokens(tree.root) if t.kind.name == "Identifier" and not walker.in_tb(t)}
+        found: list[Violation] = []
+        stack = [tree.root]
+        while stack:
+            n = stack.pop()
+            if _is_token(n):
+                continue
+            if _kind(n) == "ScopedName" and walker.in_tb(n):
+                if walker.foreign(n):
+                    for tok in _path_identifiers(n):
+                        if _ident(tok) not in known:
+                            found.append(Violation("undeclared-name", walker.line(tok), (
+                                f"'{str(n).strip()[:80]}' names '{_ident(tok)}', which the task's RTL does not declare: "
+                                "a bug-hunt testbench may reference only the design's own names")))
+                continue
+            stack.extend(_children(n))
+    return sorted({(v.line, v.message): v for v in found}.values(), key=lambda v: v.line)
+
+
+def _path_identifiers(name) -> list:
+    """The identifier tokens of a dotted name's path (``a.b[i].c`` -> a, b, c; never the select's index)."""
+    k = _kind(name)
+    if k == "ScopedName":
+        return _path_identifiers(name.left) + _path_identifiers(name.right)
+    if k in ("IdentifierName", "IdentifierSelectName", "ClassName"):
+        return [name.identifier]
+    return []
+
+
+__all__ = ["RULES_VERSION", "Violation", "check_testbench", "check_design", "foreign_names", "preprocess",
            "READONLY_SYSTEM", "ALLOWED_SYSTEM", "ALLOWED_DIRECTIVES"]

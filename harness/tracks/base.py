@@ -52,6 +52,14 @@ class Track:
     llm4cov_answers: bool = False
     names_instance: bool = False  # a testbench instantiates the DUT by instance name (the toplevel otherwise)
     binds_contracts: bool = False  # its scorer binds a task's interface contract (ScoreResult.legal, issue 22)
+    # The bug-hunt scorer (issue 31): (EngineConfig | None) -> an engine with .score_bughunt(design,
+    # mutants, testbench, seed); None where the track cannot keep the mutant selector secret, and then
+    # ``no_bughunt`` says why (make_bughunt_engine raises it).
+    make_bughunt_scorer: Callable[[Any], Any] | None = None
+    no_bughunt: str = ""
+    # builtin/golden-capture (issue 31): (model request, round-0 cycles) -> builtin/random's testbench checked
+    # against the golden design's recorded outputs; None where the track has none.
+    golden_capture: Callable[[Any, int | None], str] | None = None
 
 
 def get_track(name: str | None = None) -> Track:
@@ -76,3 +84,15 @@ def tb_io(proto: Protocol, tb_lang: str | None = None) -> TrackIO:
 def make_engine(tb_lang: str | None = None, config: Any = None):
     """The scoring engine of a track (the cocotb one refuses the rlimit sandbox)."""
     return get_track(tb_lang).make_scorer(config)
+
+
+class BughuntUnsupported(ValueError):
+    """The track has no bug-hunt scorer; the message says why."""
+
+
+def make_bughunt_engine(tb_lang: str | None = None, config: Any = None):
+    """The bug-hunt scorer of a track (ecov.harness.tracks.sv.bughunt); BughuntUnsupported where it has none."""
+    track = get_track(tb_lang)
+    if track.make_bughunt_scorer is None:
+        raise BughuntUnsupported(track.no_bughunt or f"the {track.name} track has no bug-hunt scorer")
+    return track.make_bughunt_scorer(config)

@@ -12,7 +12,9 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
+from ecov.harness.benchmark.bughunt_refs import attach_embedded
 from ecov.harness.benchmark.builders.common import BuildResult, SourceError, is_hdl
+from ecov.harness.benchmark.mutantfiles import find_mutants
 from ecov.harness.benchmark.spec import KIND, BenchmarkSpec
 from ecov.harness.contracts.spec import find_contract
 from ecov.harness.core.records import SourceFile, Target
@@ -85,8 +87,9 @@ def load_suite(root: Traversable | Path | None = None) -> list[Task]:
     for d in dirs:
         task = load_task_dir(d)
         task.contract = find_contract(task.id, d, embedded=True)  # harness-owned, never in the row
+        task.mutants = find_mutants(task, d, embedded=True)  # likewise (bug hunt)
         tasks.append(task)
-    return sorted(tasks, key=lambda t: t.id)
+    return attach_embedded(sorted(tasks, key=lambda t: t.id), root)
 
 
 def build(source: Path | None = None, only: list[str] | None = None, skip_bad: bool = False) -> BuildResult:

@@ -16,8 +16,17 @@ from ecov.harness.tracks.cocotb.parse import parse_python_response
 from ecov.harness.tracks.cocotb.random_tb import BASE_CYCLES, generate_cocotb
 from ecov.harness.tracks.cocotb.scorer import CocotbEngine
 
+# Issue 31: a cocotb testbench is Python inside the simulator's process, where it can read the process's
+# memory (the mutant selector among it); until it talks to the simulator from another process, no bug hunt:
+# neither prompts (io) nor a scorer (Track.no_bughunt).
+NO_BUGHUNT = ("bug hunt is SystemVerilog-only: a cocotb testbench's Python runs inside the simulator's process "
+              "and could read the mutant selector from its memory; until a port-only bridge exists, use "
+              "--tb-lang sv (docs/scoring.md, \"Bug hunt\")")
+
 
 def io(proto: Protocol) -> TrackIO:
+    if proto.bughunt:
+        raise ValueError(NO_BUGHUNT)
     full_only = proto.revisions == "full"
 
     def parse(text, finish_reason, current, task, design_modules):
@@ -38,4 +47,5 @@ COCOTB = register(KIND, "cocotb", Track(
     name="cocotb", tb_suffix=".py", run_tag="-cocotb", description="Python with cocotb (@cocotb.test() functions whose dut is the design top)",
     build_messages=prompts.build_messages, followup_message=prompts.followup_message, io=io,
     make_scorer=CocotbEngine, random_answer=random_answer, table_suffix=" · cocotb",
+    no_bughunt=NO_BUGHUNT,
 ))

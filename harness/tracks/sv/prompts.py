@@ -31,12 +31,13 @@ TB_FILENAME = "tb.sv"
 
 # The rules ECov enforces before anything runs (harness/sim/rules.py, docs/scoring.md), told to the model
 # in both layouts: a testbench that breaks one is rejected and scores nothing.
-SV_RULES = """- Reach the design only through the ports of the instance you create: no `force`/`release`, no
+SV_ACCESS_RULES = """- Reach the design only through the ports of the instance you create: no `force`/`release`, no
   `bind`, no assignments into the design hierarchy (`dut.x = ...`), no copies or redefinitions of
   design modules.
 - No `` `include`` (the design files are compiled next to your testbench), no `$system`, no DPI
   imports, no file access outside the testbench's own folder.
-- No Verilator escapes: no `$c(...)`-style C++ calls and no `verilator` metacomments or pragmas.
+- No Verilator escapes: no `$c(...)`-style C++ calls and no `verilator` metacomments or pragmas."""
+SV_RULES = SV_ACCESS_RULES + """
 - Coverage is Verilator 5's (--binary --timing) line, branch, toggle and expression coverage of the
   DUT instance and everything below it; covergroups and assertions do not count. End the simulation
   with `$finish`, well under a million clock cycles."""
@@ -227,16 +228,18 @@ NEXT_VERSION = ("Write the next version of the testbench: fix any error reported
                 "reaches the uncovered code.")
 
 
-def state_text(testbench: str, feedback: str, filename: str = TB_FILENAME, lang: str = "systemverilog") -> str:
+def state_text(testbench: str, feedback: str, filename: str = TB_FILENAME, lang: str = "systemverilog",
+               next_step: str = NEXT_VERSION) -> str:
     """The ecov agentic state: the current testbench x_t and the feedback o_t on it."""
     return (
         "## Current testbench\n\n" + _file_block(filename, testbench, lang) + "\n\n"
-        "## Feedback on the current testbench\n\n" + feedback.strip() + "\n\n" + NEXT_VERSION
+        "## Feedback on the current testbench\n\n" + feedback.strip() + "\n\n" + next_step
     )
 
 
 def step_messages(system: str, task_part: str, testbench: str | None, feedback: str | None, full_format: str,
-                  patch_fmt: str, filename: str = TB_FILENAME, lang: str = "systemverilog") -> list[dict]:
+                  patch_fmt: str, filename: str = TB_FILENAME, lang: str = "systemverilog",
+                  next_step: str = NEXT_VERSION) -> list[dict]:
     """An ecov-style chat for one step, for any testbench language: round 0 (no testbench) or a memoryless
     agentic round (x_t and o_t). ``feedback`` without ``testbench``: earlier answers gave no usable one."""
     user = task_part
@@ -245,12 +248,12 @@ def step_messages(system: str, task_part: str, testbench: str | None, feedback: 
             user += "\n\n## Feedback on your previous answer\n\n" + feedback.strip()
         user += "\n\n" + full_format
     else:
-        user += "\n\n" + state_text(testbench, feedback or "", filename, lang) + "\n\n" + patch_fmt
+        user += "\n\n" + state_text(testbench, feedback or "", filename, lang, next_step) + "\n\n" + patch_fmt
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
 def followup_turn(feedback: str, testbench: str | None, patch_fmt: str, filename: str = TB_FILENAME,
-                  lang: str = "systemverilog") -> dict:
+                  lang: str = "systemverilog", next_step: str = NEXT_VERSION) -> dict:
     """The user turn appended in ``--agent history`` (ecov style) after the model's answer.
 
     ``testbench`` is given when the current testbench is not simply the model's last answer (the answer
@@ -260,7 +263,7 @@ def followup_turn(feedback: str, testbench: str | None, patch_fmt: str, filename
     if testbench is not None:
         parts.append("## Current testbench\n\n" + _file_block(filename, testbench, lang))
     parts.append("## Feedback on the current testbench\n\n" + feedback.strip())
-    parts.append(NEXT_VERSION + "\n\n" + patch_fmt)
+    parts.append(next_step + "\n\n" + patch_fmt)
     return {"role": "user", "content": "\n\n".join(parts)}
 
 

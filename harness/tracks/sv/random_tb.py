@@ -8,6 +8,8 @@ uncovered points (that protocol's feedback shows none), so rounds only append lo
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ecov.harness.hdl.ports import INPUT, ModulePorts, Port, Roles
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.random_plan import (
@@ -162,7 +164,16 @@ def _choice_function(name: str, values: tuple[int, ...]) -> list[str]:
             *_case(f"$urandom_range({len(values) - 1})", arms, "    "), "  endfunction", ""]
 
 
-def render(task: Task, mp: ModulePorts, roles: Roles, plan: Plan) -> str:
+@dataclass(frozen=True)
+class Monitor:
+    """Lines added to the random testbench (builtin/golden-capture): ``decls`` inside the module, ``call``
+    once per stimulus cycle, right before the cycle's inputs change. None: the plain random testbench."""
+
+    decls: tuple[str, ...]
+    call: str
+
+
+def render(task: Task, mp: ModulePorts, roles: Roles, plan: Plan, monitor: Monitor | None = None) -> str:
     clocks, resets, data = roles.clocks, roles.resets, roles.data
     tick = f"@(negedge {clocks[0]})" if clocks else "#10"
     L: list[str] = []
@@ -268,6 +279,8 @@ def render(task: Task, mp: ModulePorts, roles: Roles, plan: Plan) -> str:
     add("    ecov_fresh = 1'b1;")
     add("    for (ecov_cycle = 0; ecov_cycle < ecov_cycles; ecov_cycle++) begin")
     add(f"      {tick};")
+    if monitor is not None:
+        add(f"      {monitor.call}")
     add("      if (ecov_phase_left == 0) begin ecov_new_phase(); ecov_fresh = 1'b1; end")
     add("      else ecov_phase_left--;")
     if resets:
@@ -283,6 +296,9 @@ def render(task: Task, mp: ModulePorts, roles: Roles, plan: Plan) -> str:
     add("    end")
     add("  endtask")
     add("")
+    if monitor is not None:
+        L.extend(monitor.decls)
+        add("")
     add("  initial begin")
     for i, seg in enumerate(plan.segments):
         add(f"    // segment {i}: {seg.cycles} cycles" + (f", constants for {', '.join(sorted(seg.hot))}" if seg.hot else ""))

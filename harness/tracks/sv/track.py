@@ -7,7 +7,8 @@ from ecov.harness.parse import CUT_OFF, ParseResult, parse_llm4cov, parse_respon
 from ecov.harness.registry import register
 from ecov.harness.sim.verilator import readable
 from ecov.harness.tracks.base import KIND, Track, TrackIO
-from ecov.harness.tracks.sv import prompts
+from ecov.harness.tracks.sv import bughunt_prompts, golden_capture, prompts
+from ecov.harness.tracks.sv.bughunt import BughuntEngine
 from ecov.harness.tracks.sv.random_tb import BASE_CYCLES, generate
 from ecov.harness.tracks.sv.scorer import TB_FILE, Engine
 
@@ -44,6 +45,9 @@ LAYOUT_FEEDBACK = {"llm4cov": _llm4cov_feedback, "ecov": _ecov_feedback}
 
 
 def io(proto: Protocol) -> TrackIO:
+    if proto.prompt == "bughunt":  # issue 31: spec and ports, not the RTL; answers parse as the ecov layout's
+        return TrackIO(bughunt_prompts.messages, _parse_ecov, bughunt_prompts.followup, False,
+                       bughunt_prompts.history_turns, _ecov_feedback)
     try:
         messages, parse = prompts.LAYOUT_MESSAGES[proto.prompt], LAYOUT_PARSERS[proto.prompt]
     except KeyError:
@@ -56,8 +60,13 @@ def random_answer(req, cycles: int | None) -> str:
     return generate(req, base_cycles=cycles or BASE_CYCLES)
 
 
+def golden_capture_answer(req, cycles: int | None) -> str:
+    return golden_capture.generate(req, base_cycles=cycles or BASE_CYCLES)
+
+
 SV = register(KIND, "sv", Track(
     name="sv", tb_suffix=".sv", run_tag="", description="SystemVerilog",
     build_messages=prompts.ecov_messages, followup_message=prompts.ecov_followup, io=io,
     make_scorer=Engine, random_answer=random_answer, llm4cov_answers=True, names_instance=True, binds_contracts=True,
+    make_bughunt_scorer=BughuntEngine, golden_capture=golden_capture_answer,
 ))

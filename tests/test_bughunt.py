@@ -1,0 +1,110 @@
+"""Bug hunt (issue 31) with real Verilator runs: an honest self-checking testbench kills its task's mutants;
+hostile ones score 0 or are refused. Lean: one small combinational task (prio_encoder), few mutants."""
+
+from __future__ import annotations
+
+import pytest
+
+from ecov.harness.benchmark.builders.embedded import load_suite
+from ecov.harness.core.records import FALSE_ALARM, KILLED, OK, REJECTED, Mutant
+from ecov.harness.scoring.config import EngineConfig
+from ecov.harness.tracks.sv.bughunt import BughuntEngine
+
+HEADER = """module tb;
+  logic [15:0] req = 0, mask = 0, grant;
+  logic msb_first = 0, valid, multi;
+  logic [3:0] idx;
+  logic [4:0] count;
+  prio_enc uut (.*);
+"""
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory):
+    task = next(t for t in load_suite() if t.id == "prio_encoder")
+    assert task.mutants is not None and len(task.mutants.mutants) >= 10
+    engine = BughuntEngine(EngineConfig(cache_dir=tmp_path_factory.mktemp("bh-cache")))
+    return task, engine, task.mutants.mutants[:8]
+
+
+def test_honest_self_checking_reference_kills_most(setup):
+    task, engine, muts = setup
+    r = engine.score_bughunt(task.design, muts, task.reference_tbs[0].content, 1)
+    assert r.status == OK and r.total == len(muts)
+    assert r.golden is not None and r.golden.overall == 100.0  # coverage of the golden run, as ever
+    assert r.killed >= 0.8 * r.total, [(o.id, o.reason) for o in r.outcomes]
+    for o in r.outcomes:
+        if o.reason == KILLED:
+            assert o.failed_ns is not None and o.diverged_ns is not None and o.failed_ns >= o.diverged_ns
+    again = engine.score_bughunt(task.design, muts, task.reference_tbs[0].content, 1)
+    assert again.cached and again.to_dict(timing=False) == r.to_dict(timing=False)
+
+
+def test_a_testbench_that_always_fails_is_a_false_alarm(setup):
+    task, engine, muts = setup
+    tb = HEADER + "  initial begin\n    #5 req = 16'h1;\n    #5 $error(\"always\");\n    $finish;\n  end\nendmodule\n"
+    r = engine.score_bughunt(task.design, muts, tb, 1)
+    assert r.status == FALSE_ALARM and r.kill_rate == 0.0 and r.killed == 0 and not r.outcomes
+    assert r.failure == "testbench.sv:9"  # where the check failed, for feedback; never its printed text
+    assert "always" not in " ".join(r.errors)
+
+
+def test_no_checks_and_no_view_of_the_build_or_other_runs(setup):
+    """Random stimulus that never checks kills nothing; the build, the design's files and anything an earlier
+    run wrote are out of reach (each run has its own empty folder), so no run fails."""
+    task, engine, muts = setup
+    tb = HEADER + """  integer fd;
+  initial begin
+    fd = $fopen("sim", "rb");
+    if (fd != 0) $error("found the build");
+    fd = $fopen("testbench.sv", "r");
+    if (fd != 0) $error("found the testbench");
+    fd = $fopen("rtl/prio_enc.sv", "r");
+    if (fd != 0) $error("found the design");
+    fd = $fopen("ran_before.txt", "r");
+    if (fd != 0) $error("found what another run wrote");
+    fd = $fopen("ran_before.txt", "w");
+    $fdisplay(fd, "here");
+    $fclose(fd);
+    repeat (300) begin
+      req = 16'($urandom); mask = 16'($urandom) & 16'($urandom); msb_first = 1'($urandom);
+      #1;
+    end
+    $finish;
+  end
+endmodule
+"""
+    r = engine.score_bughunt(task.design, muts, tb, 1)
+    assert r.status == OK and r.killed == 0 and r.kill_rate == 0.0
+    assert all(o.failed_ns is None for o in r.outcomes)
+    assert any(o.diverged_ns is not None for o in r.outcomes)  # the stimulus did excite mutants
+
+
+def test_naming_the_selector_or_embedding_the_design_is_refused(setup):
+    task, engine, muts = setup
+    tb = HEADER + "  initial begin\n    #1 if (uut.ecov_bh_sel != 0) $error(\"mutant\");\n    $finish;\n  end\nendmodule\n"
+    r = engine.score_bughunt(task.design, muts, tb, 1)
+    assert r.status == REJECTED and "undeclared-name" in r.errors[0] and "ecov_bh_sel" in r.errors[0]
+    rtl = task.rtl_files[0].content.replace("module prio_enc", "module golden_enc")
+    copy = rtl + HEADER + """  logic [15:0] g_grant; logic g_valid, g_multi; logic [3:0] g_idx; logic [4:0] g_count;
+  golden_enc ref (.req, .mask, .msb_first, .valid(g_valid), .idx(g_idx), .grant(g_grant), .multi(g_multi),
+                  .count(g_count));
+  initial begin
+    repeat (100) begin req = 16'($urandom); #1 if (idx != g_idx) $error("mismatch"); end
+    $finish;
+  end
+endmodule
+"""
+    r = engine.score_bughunt(task.design, muts, copy, 1)
+    assert r.status == REJECTED and "embeds-design" in r.errors[0] and r.golden is None
+
+
+def test_the_generators_compile_filter_finds_a_broken_mutant(setup):
+    from ecov.harness.benchmark.mutants import compile_filter
+
+    task, engine, muts = setup
+    assert engine.lint(task.design, ()) == ""
+    m = muts[0]
+    broken = Mutant("bad", m.operator, m.file, m.line, m.start, m.end, m.original, "no_such_signal", "")
+    good, bad = compile_filter(engine, task, [*muts[:3], broken])
+    assert [x.id for x in bad] == ["bad"] and len(good) == 3
