@@ -18,6 +18,8 @@ NAME = "builtin/reference"
 
 class ReferenceModel:
     name = NAME
+    # Its answers are a pure function of the request: the leaderboard's build re-makes them (leaderboard/verify.py).
+    reproducible = True
 
     def complete(self, req: ModelRequest) -> Completion:
         refs = req.task.reference_tbs
