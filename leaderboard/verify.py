@@ -26,7 +26,7 @@ from typing import Any
 
 from ecov.harness.benchmark.store import dataset_hash
 from ecov.harness.core.records import INFRA_ERROR, REJECTED, Design, ScoreResult
-from ecov.harness.core.run_folder import RoundRecord, RunFolder, SampleRecord
+from ecov.harness.core.run_folder import RoundRecord, RunConfig, RunFolder, SampleRecord
 from ecov.harness.core.state import sample_from_rounds
 from ecov.harness.evaluation.metrics import summarize
 from ecov.harness.evaluation.runner import verilator_version
@@ -222,25 +222,31 @@ def _tb_key(task_id: str, testbench: str, seed: int) -> tuple[str, str, int]:
     return task_id, hashlib.sha256(testbench.encode()).hexdigest(), seed
 
 
-def _seed(rec: RoundRecord, default: int) -> int:
-    """The simulation seed of every round is the config's (RunConfig.seed): what a round claims is checked
-    against it, never used (picking the best of several seeds would otherwise verify)."""
-    return default
-
-
-def _score_all(grouped: dict[tuple[str, int], list[RoundRecord]], tasks: dict[str, Task], default_seed: int,
-               score: ScoreFn, jobs: int, progress: Callable[[str], None] | None) -> dict[tuple, ScoreResult]:
-    """Simulate each distinct (task, testbench, seed) once, ``jobs`` at a time."""
-    todo: dict[tuple[str, str, int], tuple[Task, str, int]] = {}
-    for (task_id, _), recs in grouped.items():
+def to_score(config: RunConfig, grouped: dict[tuple[str, int], list[RoundRecord]],
+             samples: list[SampleRecord], tasks: dict[str, Task]) -> dict[tuple[str, str, int], tuple[Task, str]]:
+    """The distinct (task, testbench) pairs a verification simulates, at the config's seed (a round that
+    claims another seed is a difference, never used: picking the best of several seeds would verify).
+    Only rounds a finished sample may have count (index below n, round below the run's maximum): the rest
+    is reported without simulating it, so a submission cannot make the build simulate what no figure uses."""
+    limit = config.max_rounds or rounds_allowed(config) or 0
+    finished = {(s.task_id, s.sample) for s in samples if 0 <= s.sample < config.n_samples}
+    todo: dict[tuple[str, str, int], tuple[Task, str]] = {}
+    for (task_id, sample), recs in grouped.items():
         task = tasks.get(task_id)
-        for rec in recs:
-            if task is not None and rec.testbench:
-                seed = _seed(rec, default_seed)
-                todo.setdefault(_tb_key(task_id, rec.testbench, seed), (task, rec.testbench, seed))
+        if task is None or (task_id, sample) not in finished:
+            continue
+        for rec in recs[:limit]:
+            if rec.testbench:
+                todo.setdefault(_tb_key(task_id, rec.testbench, config.seed), (task, rec.testbench))
+    return todo
 
-    def one(item: tuple[tuple[str, str, int], tuple[Task, str, int]]) -> tuple[tuple, ScoreResult]:
-        key, (task, tb, seed) = item
+
+def _score_all(todo: dict[tuple[str, str, int], tuple[Task, str]], seed: int, score: ScoreFn, jobs: int,
+               progress: Callable[[str], None] | None) -> dict[tuple, ScoreResult]:
+    """Simulate each distinct (task, testbench) once, ``jobs`` at a time."""
+
+    def one(item: tuple[tuple[str, str, int], tuple[Task, str]]) -> tuple[tuple, ScoreResult]:
+        key, (task, tb) = item
         try:
             res = score(task.design, tb, seed)
         except Exception as e:  # noqa: BLE001 - reported as an infra error of that round, not a crash
@@ -328,7 +334,8 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
     grouped = group_rounds(run.rounds())
     if not grouped:
         ver.errors.append("rounds.jsonl holds no rounds")
-    memo = _score_all(grouped, tasks, config.seed, score, jobs, progress)  # in memory: one run per testbench
+    todo = to_score(config, grouped, run.samples(), tasks)
+    memo = _score_all(todo, config.seed, score, jobs, progress)  # in memory: one run per testbench
     ver.scored = len(memo)
     for key, res in memo.items():
         if res.status == INFRA_ERROR:
