@@ -176,7 +176,7 @@ class BuildVerifier:
                     plans.append((sub.name, self._scorer(config.tb_lang), config.seed, items))
             except Exception:  # noqa: BLE001 - its own verification reports what is wrong with it
                 continue
-        jobs, seen = [], set(self._memo)
+        jobs, seen, count = [], set(self._memo), len(plans)
         # Cheapest first: the submissions with the fewest testbenches not already planned.
         while plans:
             plans.sort(key=lambda p: sum(1 for k, _, _ in p[3] if k not in seen))
@@ -188,7 +188,7 @@ class BuildVerifier:
         if not jobs:
             return
         if self.progress:
-            self.progress(f"verify: {len(jobs)} distinct testbenches of {len(plans)} submissions to simulate")
+            self.progress(f"verify: {len(jobs)} distinct testbenches of {count} submissions to simulate")
 
         def one(job) -> tuple[str, ScoreResult | None]:
             name, score, design, tb, seed = job
