@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ecov.harness.core import bounded_json
-from ecov.harness.core.records import ScoreResult
+from ecov.harness.core.records import Design, ScoreResult
 from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.sim.rules import RULES_VERSION
 from ecov.harness.tracks.base import get_track
@@ -85,6 +85,17 @@ class VerifyCache:
         self.folder.mkdir(parents=True, exist_ok=True)
         entry = {"schema": ENTRY_SCHEMA, "key": asdict(key), "verification": ver.to_dict()}
         write_inside(self.folder / key.file, json.dumps(entry, indent=1, default=str) + "\n")
+
+
+@dataclass(frozen=True)
+class SimJob:
+    """One distinct testbench the build simulates, for the first submission (in build order) that has it."""
+
+    submission: str
+    tb_lang: str
+    design: Design
+    testbench: str
+    seed: int
 
 
 @dataclass
@@ -154,10 +165,10 @@ class BuildVerifier:
         return VerifyKey(run_digest(sub.run_dir), resolved[0].dataset_hash, self.scoring_id(config.tb_lang),
                          contracts_digest(resolved[1].values()))
 
-    def prefetch(self, folders: list[Path]) -> None:
-        """Simulate every distinct testbench the submissions in ``folders`` need (those not in the cache),
-        once, before they are verified one by one; a submission that cannot be read is left to its own
-        verification, which reports why."""
+    def plan(self, folders: list[Path]) -> list[SimJob]:
+        """The distinct testbenches the submissions in ``folders`` need that neither the verify cache nor
+        this build's memo holds, the submissions with the fewest such testbenches first; a submission that
+        cannot be read is left to its own verification, which reports why."""
         plans = []
         for folder in folders:
             try:
@@ -166,42 +177,46 @@ class BuildVerifier:
                     resolved = resolve(config)
                     if self.cache and self.cache.get(self._key(sub, config, resolved)) is not None:
                         continue
-                    grouped = group_rounds(sub.run.rounds())
-                    todo = to_score(config, grouped, sub.run.samples(), resolved[1])
-                    scoring, designs = self.scoring_id(config.tb_lang), {}
-                    items = []
+                    todo = to_score(config, group_rounds(sub.run.rounds()), sub.run.samples(), resolved[1])
+                    scoring, designs, items = self.scoring_id(config.tb_lang), {}, []
                     for task, tb in todo.values():
                         design = designs.get(task.id) or designs.setdefault(task.id, task.design)
                         items.append((self._memo_key(scoring, design, tb, config.seed), design, tb))
-                    plans.append((sub.name, self._scorer(config.tb_lang), config.seed, items))
+                    plans.append((sub.name, config.tb_lang, config.seed, items))
             except Exception:  # noqa: BLE001 - its own verification reports what is wrong with it
                 continue
-        jobs, seen, count = [], set(self._memo), len(plans)
-        # Cheapest first: the submissions with the fewest testbenches not already planned.
-        while plans:
-            plans.sort(key=lambda p: sum(1 for k, _, _ in p[3] if k not in seen))
-            name, score, seed, items = plans.pop(0)
+        jobs, seen = [], set(self._memo)
+        while plans:  # cheapest first: the submission with the fewest testbenches not yet planned
+            plans.sort(key=lambda p: (sum(1 for k, _, _ in p[3] if k not in seen), p[0]))
+            name, tb_lang, seed, items = plans.pop(0)
             for key, design, tb in items:
                 if key not in seen:
                     seen.add(key)
-                    jobs.append((name, score, design, tb, seed))
+                    jobs.append(SimJob(name, tb_lang, design, tb, seed))
+        return jobs
+
+    def prefetch(self, folders: list[Path]) -> None:
+        """Simulate every distinct testbench the submissions in ``folders`` need, once (``plan``), before
+        they are verified one by one, ``jobs`` at a time, with a progress line each."""
+        jobs = self.plan(folders)
         if not jobs:
             return
         if self.progress:
-            self.progress(f"verify: {len(jobs)} distinct testbenches of {count} submissions to simulate")
+            subs = len({j.submission for j in jobs})
+            self.progress(f"verify: {len(jobs)} distinct testbenches of {subs} submissions to simulate")
+        scorers = {lang: self._scorer(lang) for lang in {j.tb_lang for j in jobs}}
 
-        def one(job) -> tuple[str, ScoreResult | None]:
-            name, score, design, tb, seed = job
+        def one(job: SimJob) -> ScoreResult | None:
             try:
-                return name, score(design, tb, seed)
+                return scorers[job.tb_lang](job.design, job.testbench, job.seed)
             except Exception:  # noqa: BLE001 - scored again, and reported, by the submission's verification
-                return name, None
+                return None
 
         with ThreadPoolExecutor(max_workers=max(1, self.jobs)) as pool:
-            for i, (name, res) in enumerate(pool.map(one, jobs), 1):
+            for i, (job, res) in enumerate(zip(jobs, pool.map(one, jobs), strict=True), 1):
                 if self.progress:
                     what = f"{res.status}, overall {res.overall:.2f}%" if res is not None else "failed"
-                    self.progress(f"[{i}/{len(jobs)}] {name}: {what}")
+                    self.progress(f"[{i}/{len(jobs)}] {job.submission}: {what}")
 
     def __call__(self, sub: Submission) -> BuiltVerification:
         config = sub.run.read_config()

@@ -171,7 +171,15 @@ class Message(_Strict):
     content: Text
 
 
-class RoundLine(_Strict):
+class _Spend(_Strict):
+    """What a round, or a sample over its rounds, cost."""
+
+    prompt_tokens: Tokens = 0
+    completion_tokens: Tokens = 0
+    cost: Annotated[float, Field(ge=0.0, le=1e6)] = 0.0
+
+
+class RoundLine(_Spend):
     task_id: Name
     sample: SampleIndex
     round: Round
@@ -182,9 +190,6 @@ class RoundLine(_Strict):
     feedback: Text
     result: Result
     passed: bool
-    prompt_tokens: Tokens = 0
-    completion_tokens: Tokens = 0
-    cost: Annotated[float, Field(ge=0.0, le=1e6)] = 0.0
     seconds: Seconds = 0.0
     messages: Annotated[list[Message], Field(max_length=1000)] | None = None
     finish_reason: Annotated[str, Field(max_length=64)] = ""
@@ -203,7 +208,7 @@ class RoundLine(_Strict):
 RoundFigures = Annotated[list[Percent], Field(max_length=MAX_ROUNDS)]
 
 
-class SampleLine(_Strict):
+class SampleLine(_Spend):
     task_id: Name
     sample: SampleIndex
     rounds: Annotated[int, Field(ge=0, le=MAX_ROUNDS)]
@@ -213,9 +218,6 @@ class SampleLine(_Strict):
     final_overall: Percent
     best_overall: Percent
     overall_by_round: RoundFigures
-    prompt_tokens: Tokens = 0
-    completion_tokens: Tokens = 0
-    cost: Annotated[float, Field(ge=0.0, le=1e6)] = 0.0
     error: Text = ""
     protocol: Name = ""
     best_round: Round | None = None
