@@ -393,16 +393,17 @@ def _why(e: BaseException) -> str:
 
 def _admit_names(entries: list[Entry], verified_build: bool, report: BuildReport, out: Path) -> list[Entry]:
     """The entries whose model names may be listed (leaderboard/names.py), in their order. The build's own
-    rows (a builtin model whose every answer this build re-made) are admitted first; a name that looks like
-    one already admitted (same TS #39 skeleton, other spelling) is refused, and so is a row claiming the
-    type baseline or a builtin/ name without being such a row. A build without --verify cannot tell:
-    such rows stay listed, unranked, with the reason."""
+    rows (a builtin model whose every answer this build re-made) are admitted first, then plain-ASCII names;
+    a name that looks like one already admitted (same TS #39 skeleton, other spelling) is refused, and so is
+    a row claiming the type baseline or a builtin/ name without being such a row. A build without --verify
+    cannot tell: such rows stay listed, unranked, with the reason."""
     def own(e: Entry) -> str:
         ver = e.verification
         return ver.reproduced_model if e.by_build and ver is not None and ver.ok else ""
 
     book, refused = NameBook(), set()
-    for e in sorted(entries, key=lambda e: (not own(e), e.name)):
+    # The build's own rows, then plain-ASCII names (a look-alike of one needs other characters), then the rest.
+    for e in sorted(entries, key=lambda e: (not own(e), not e.sub.meta.model.isascii(), e.name)):
         try:
             meta = e.sub.meta
             made = own(e)
