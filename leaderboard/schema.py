@@ -24,6 +24,7 @@ from ecov.harness.core.limits import MAX_ANSWER_CHARS, MAX_ROUNDS, MAX_SAMPLES
 MAX_DEPTH = 32  # ECov's own files nest 6 deep; the summary and config's extra a little more
 MAX_FILE_BYTES = 16 * 1024 * 1024  # submission.json, config.json, summary.json, verification.json
 MAX_LINE_BYTES = 8 * 1024 * 1024  # one record of rounds.jsonl or samples.jsonl
+MAX_VERIFICATION_BYTES = 256 * 1024 * 1024
 MAX_RECORDS = 2_000_000  # lines of one JSONL file
 MAX_TEXT = 4 * 1024 * 1024  # a chat message, feedback or log text
 MAX_NAME = 300  # task ids, benchmark names, instances, statuses
@@ -274,14 +275,14 @@ def _problem(file: str, e: ValidationError | ValueError) -> SchemaError:
     return SchemaError(f"{file}: {e}")
 
 
-def check_file(path: Path, model: type[_Strict], *, required: bool = True) -> None:
+def check_file(path: Path, model: type[_Strict], *, required: bool = True, max_bytes: int = MAX_FILE_BYTES) -> None:
     """Validate one JSON file against ``model``; SchemaError names the file and what is wrong."""
     if not path.is_file():
         if required:
             raise SchemaError(f"{path.name}: missing")
         return
     try:
-        data = bounded_json.read(path, max_depth=MAX_DEPTH, max_bytes=MAX_FILE_BYTES)
+        data = bounded_json.read(path, max_depth=MAX_DEPTH, max_bytes=max_bytes)
         if not isinstance(data, dict):
             raise ValueError("expected a JSON object")
         model.model_validate(data)
@@ -333,7 +334,8 @@ def check_run_files(run_dir: Path, verification: Path | None = None) -> None:
     check_jsonl(run_dir / "samples.jsonl", SampleLine, required=False)
     check_file(run_dir / "summary.json", Summary, required=False)
     if verification is not None:
-        check_file(verification, VerificationFile, required=False)
+        # It carries the re-derived samples: as large as samples.jsonl may be.
+        check_file(verification, VerificationFile, required=False, max_bytes=MAX_VERIFICATION_BYTES)
 
 
 __all__ = ["SchemaError", "check_run_files", "check_submission_file", "check_file", "check_jsonl"]

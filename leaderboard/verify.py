@@ -345,14 +345,14 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
     def diff(task_id: str, sample: int | None, round_: int | None, field_: str, a: Any, b: Any) -> None:
         ver.differences.append(Difference(task_id, sample, round_, field_, a, b))
 
-    for task_id, sample in sorted(grouped):
+    for task_id, sample in sorted(set(grouped) | {(s.task_id, s.sample) for s in run.samples()}):
         if task_id not in tasks:
             diff(task_id, sample, None, "task", task_id, f"not in benchmark {config.benchmark}/{config.split}")
     rebuilt: list[SampleRecord] = []
     for s in sorted(run.samples(), key=lambda s: (s.task_id, s.sample)):
         task = tasks.get(s.task_id)
         if task is None:
-            continue  # reported above, or here when it has no rounds either
+            continue  # reported above
         recs = grouped.get((s.task_id, s.sample), [])
         if not recs:  # nothing to derive its figures from: refused, whatever it claims
             diff(s.task_id, s.sample, None, "sample.rounds", f"{s.rounds} claimed, none recorded",
