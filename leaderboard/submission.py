@@ -213,7 +213,8 @@ def add_submission(run_dir: str | Path, submissions: str | Path, name: str, meta
         raise SubmissionError(f"{src}: run folder has no rounds.jsonl")
     try:
         check_tree(src)
-    except UntrustedError as e:
+        check_run_files(src)  # what the site's build would refuse, refused here first
+    except (UntrustedError, SchemaError) as e:
         raise SubmissionError(str(e)) from e
     faults = [s for s in RunFolder(src).samples() if s.error]
     if faults:
