@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from ecov.harness import __version__
 from ecov.harness.scoring.executor import executor_from_options, executor_options
 from ecov.leaderboard.submission import (
     TYPES,
@@ -23,6 +24,7 @@ DEFAULT_SUBMISSIONS = Path(__file__).parent / "submissions"
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="ecov-leaderboard")
 def main() -> None:
     """ECov leaderboard: submissions, verification and the static site."""
 

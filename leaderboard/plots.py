@@ -141,16 +141,19 @@ def scatter_chart(points: list[tuple[float, float, str]], title: str,
 
 
 def bar_ci_chart(bars: list[tuple[str, float, tuple[float, float] | None]], title: str,
-                 y_label: str = "pass rate (%)") -> str:
-    """One bar per (label, value, (lo, hi)) with its interval drawn as an error bar; y is 0..100."""
+                 y_label: str = "pass rate (%)", lines: list[tuple[str, float]] = ()) -> str:
+    """One bar per (label, value, (lo, hi)) with its interval drawn as an error bar; y is 0..100.
+    ``lines``: (label, value) reference lines across the chart (the baselines' floor and ceiling)."""
     body = _y_axis(0, 100, y_label)
-    if not bars:
-        body.append(f'<text x="{W / 2}" y="{H / 2}" text-anchor="middle" class="tick">no data</text>')
-        return _frame(title, body)
-    bw = (W - ML - MR) / len(bars)
 
     def y_of(v: float) -> float:
         return H - MB - (H - MT - MB) * max(0.0, min(v, 100.0)) / 100.0
+
+    if not bars:
+        if not lines:
+            body.append(f'<text x="{W / 2}" y="{H / 2}" text-anchor="middle" class="tick">no data</text>')
+        return _frame(title, body + reference_lines(lines, y_of))
+    bw = (W - ML - MR) / len(bars)
 
     for j, (label, v, ci) in enumerate(bars):
         color = PALETTE[j % len(PALETTE)]
@@ -171,7 +174,25 @@ def bar_ci_chart(bars: list[tuple[str, float, tuple[float, float] | None]], titl
                     f'<title>{escape(label)}</title>{escape(name)}</text>')
     body.append(f'<text x="{(ML + W - MR) / 2}" y="{H - 6}" text-anchor="middle" class="axis-label">'
                 'error bars: 95% bootstrap interval over tasks</text>')
-    return _frame(title, body)
+    return _frame(title, body + reference_lines(lines, y_of))  # the lines over the bars
+
+
+def reference_lines(lines: list[tuple[str, float]], y_of) -> list[str]:
+    """Dashed horizontal lines, each labelled with its name and value at its right end (issue 32: the
+    baselines are drawn as lines, not ranked as bars); labels of lines that nearly meet are stacked."""
+    out, last_y = [], None
+    for label, v in sorted(lines, key=lambda lv: -lv[1]):
+        y = y_of(v)
+        ty = y - 3 if y - 3 >= MT + 8 else y + 11  # under the line where the title would cover it
+        ty = ty if last_y is None or ty - last_y >= 11 else last_y + 11
+        last_y = ty
+        text = f"{label} {v:.1f}%"
+        out.append(f'<g class="ref-line"><title>{escape(text)}</title>'
+                   f'<line x1="{ML}" x2="{W - MR}" y1="{y:.1f}" y2="{y:.1f}" stroke="#59636e" stroke-width="1.2" '
+                   f'stroke-dasharray="5 4"/><text x="{W - MR - 2}" y="{ty:.1f}" text-anchor="end" '
+                   f'class="tick ref-label" stroke="#fff" stroke-width="3" paint-order="stroke">'
+                   f'{escape(text)}</text></g>')
+    return out
 
 
 def _heat_color(v: float) -> str:
@@ -181,12 +202,19 @@ def _heat_color(v: float) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
+HEAT_LABEL = 24  # characters of a heatmap column label; the full task name is its tooltip
+
+
 def heatmap(rows: list[str], cols: list[str], cells: dict[tuple[int, int], dict], title: str,
             col_marks: set[int] | None = None) -> str:
     """Model x task grid: colour = mean final coverage; a check mark when every sample passed, a dot when
     some did. ``cells[(i, j)]``: {"overall", "passed", "samples"}; ``col_marks``: columns to flag (*)."""
     col_marks = col_marks or set()
-    cell, left, top = 18, 12 + 6.2 * max((len(r[:40]) for r in rows), default=4), 118
+    labels = [(c if len(c) <= HEAT_LABEL else c[:HEAT_LABEL - 1] + "…") + (" *" if j in col_marks else "")
+              for j, c in enumerate(cols)]
+    # Column labels are rotated 60°: the grid starts below the longest one, so none reaches the title.
+    cell, left = 18, 12 + 6.2 * max((len(r[:40]) for r in rows), default=4)
+    top = 24 + int(0.87 * 6.2 * max((len(s) for s in labels), default=4)) + 8
     width = max(int(left + cell * len(cols) + 24), 640)  # at least the legend's width
     height = int(top + cell * len(rows) + 34)
     parts = [f'<svg class="heatmap" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
@@ -194,9 +222,9 @@ def heatmap(rows: list[str], cols: list[str], cells: dict[tuple[int, int], dict]
              f'<text x="4" y="14" class="chart-title">{escape(title)}</text>']
     for j, c in enumerate(cols):
         x = left + j * cell + cell / 2
-        mark = " *" if j in col_marks else ""
         parts.append(f'<text x="{x:.1f}" y="{top - 4}" transform="rotate(-60 {x:.1f} {top - 4})" '
-                     f'class="heat-col{" heat-hard" if j in col_marks else ""}">{escape(c[:28] + mark)}</text>')
+                     f'class="heat-col{" heat-hard" if j in col_marks else ""}"><title>{escape(c)}</title>'
+                     f'{escape(labels[j])}</text>')
     for i, r in enumerate(rows):
         y = top + i * cell
         parts.append(f'<text x="{left - 6:.1f}" y="{y + cell - 4}" text-anchor="end" class="heat-row">'

@@ -59,3 +59,13 @@ def standing(config: RunConfig, samples: Iterable[SampleRecord], full_tasks: fro
     if reasons:
         return Standing(False, "; ".join(reasons))
     return Standing(True)
+
+
+def reference_line(model: str) -> str:
+    """ECov's own baselines are reference lines, never ranked (issue 32): "ceiling" for builtin/reference,
+    "floor" for the random stimulus ones, "baseline" for any other builtin/; "" for a model to rank."""
+    if not model.startswith("builtin/"):
+        return ""
+    if model == "builtin/reference":
+        return "ceiling"
+    return "floor" if model in ("builtin/random", "builtin/legal-random") else "baseline"

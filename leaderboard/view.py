@@ -28,6 +28,7 @@ from ecov.leaderboard.site import (
     _task_pages,
     _write,
     benchmark_info,
+    checked_contracts,
     run_charts,
     write_tables,
 )
@@ -53,7 +54,7 @@ def write_view(run_dir: str | Path, out: str | Path | None = None) -> Path:
     config = folder.read_config()
     samples = folder.samples()
     info = benchmark_info(config.benchmark)
-    view = run_view(config, samples, info.difficulty, info.hard)
+    view = run_view(config, samples, info.difficulty, info.hard, checked_contracts(info, config.tb_lang))
     date = (config.created or "")[:10]
     sub = Submission(name=run_dir.resolve().name, path=run_dir, run_dir=run_dir,
                      meta=SubmissionMeta(model=config.model, type="local run", date=date))

@@ -171,3 +171,19 @@ def test_eval_config_file_holds_any_option_and_typed_ones_win(tmp_path):
     (tmp_path / "broken.yaml").write_text("model: [\n")
     _one_line(_cli("eval", "--config", "broken.yaml", cwd=tmp_path), 2, "--config", "not valid YAML")
     _one_line(_cli("eval", "--config", "missing.yaml", cwd=tmp_path), 2, "--config", "cannot read missing.yaml")
+
+
+@pytest.mark.parametrize("extra", [
+    ["--task", "alu_flags"],  # the task's instance (u_alu) is never named by this text
+    BASE,  # --instance dut: the quick instance hint waits for a testbench that parses
+])
+def test_garbled_testbench_is_a_compile_error_with_verilators_message(tmp_path, extra):
+    """Diagnosis order (issue 35): what Verilator cannot parse is a compile error (exit 3) quoting its first
+    message, never a rule's verdict on a recovered parse tree (it was 'rejected ... dut-output-write') nor an
+    --instance complaint (exit 2)."""
+    (tmp_path / "g.sv").write_text("module tb ;;; garbage(\n")
+    proc = _cli("score", *extra, "--tb", "g.sv", "--no-cache", cwd=tmp_path)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 3, out[-2000:]
+    assert "FAILED to compile" in out and "%Error: g.sv:1:" in out and "syntax error" in out, out[-2000:]
+    assert "rule '" not in out and "REJECTED" not in out.upper().replace("NOT REJECTED", "")

@@ -249,9 +249,11 @@ def test_model_error_fails_only_that_sample_and_is_retried_on_resume(tmp_path, a
         out = run_eval(tasks, fake_model(srv, tmp_path), run_config(tasks), tmp_path / "run",
                        scorer=engine_score, workers=1, progress=False)
     s = out.summary
-    assert s["model_errors"] == 1 and s["per_task"]["a"]["errors"] == 1 and s["per_task"]["b"]["passed"] == 1
+    # a's fault is no result: named, and in no figure (no per-task row of zeros for a)
+    assert s["model_errors"] == 1 and s["faulted_tasks"] == {"a": 1} and "a" not in s["per_task"]
+    assert s["per_task"]["b"]["passed"] == 1 and s["pass_rate"] == 100.0 and not s["complete"]
     (a,) = [x for x in RunFolder(tmp_path / "run").samples() if x.task_id == "a"]
-    assert "model error at round 0" in a.error and "401" in a.error and not a.passed
+    assert "model error at round 1" in a.error and "401" in a.error and not a.passed
 
     with FakeOpenAIServer([full(GOOD)]) as srv:  # resume: only the failed sample is asked again
         out = run_eval(tasks, fake_model(srv, tmp_path), run_config(tasks), tmp_path / "run",
@@ -298,9 +300,10 @@ def test_cli_missing_key_and_config_mismatch_exit_2(bench, tmp_path, monkeypatch
     tasks = load_benchmark(str(bench))
     RunFolder(tmp_path / "run").write_config(run_config(tasks))  # temperature 0.7
     monkeypatch.setenv("OPENAI_API_KEY", "dummy")
-    res = CliRunner().invoke(eval_cmd, ["--model", "openai/test-model", "--api-base", "http://127.0.0.1:9/v1",
-                                        "--benchmark", str(bench), "--temperature", "0.2", "--max-rounds", "3",
-                                        "--out", str(tmp_path / "run")])
+    with FakeOpenAIServer([]) as srv:  # a live endpoint: the probe lets it through, the folder refuses
+        res = CliRunner().invoke(eval_cmd, ["--model", "openai/test-model", "--api-base", srv.url,
+                                            "--benchmark", str(bench), "--temperature", "0.2", "--max-rounds", "3",
+                                            "--out", str(tmp_path / "run")])
     assert res.exit_code == 2 and "another configuration" in res.output and "temperature" in res.output
 
     res = CliRunner().invoke(report_cmd, [str(tmp_path / "nothing")])

@@ -199,14 +199,36 @@ def test_a_torn_last_line_does_not_swallow_the_next_sample(tmp_path):
 
 
 def test_cli_a_dead_model_server_exits_non_zero_and_says_why(tmp_path):
+    """Dead before the run: the probe names the URL, no folder, no summary (tests/test_endpoint_probe.py)."""
     bench = tmp_path / "bench"
     save_tasks([make_task("a")], bench, fmt="jsonl")
     res = CliRunner().invoke(eval_cmd, ["--model", "openai/test-model", "--api-base", "http://127.0.0.1:9/v1",
                                         "--benchmark", str(bench), "--max-retries", "0", "--no-progress",
                                         "--request-timeout", "5", "--out", str(tmp_path / "run")])
     assert res.exit_code == EXIT_FAULTS, res.output
-    assert "ended on a fault" in res.output and "Connection" in res.output
-    assert json.loads((tmp_path / "run" / "summary.json").read_text())["complete"] is False
+    assert "connection refused at http://127.0.0.1:9/v1" in res.output and "pass %" not in res.output
+    assert not (tmp_path / "run").exists()
+
+
+def test_cli_a_server_failing_mid_run_prints_the_error_then_an_incomplete_summary(tmp_path):
+    """Faulted samples are no 0%: the error comes first, the summary says INCOMPLETE, names the cause and
+    leaves them out of every figure; the exit code is non-zero."""
+    bench = tmp_path / "bench"
+    other = dataclasses.replace(make_task("b"), instructions="Verify the 2-bit counter (b).")  # no cache hit
+    save_tasks([make_task("a"), other], bench, fmt="jsonl")
+    with FakeOpenAIServer([full(GOOD), {"status": 500}]) as srv:  # one worker: a answers, b meets the 500
+        res = CliRunner().invoke(eval_cmd, ["--model", "openai/test-model", "--api-base", srv.url, "--mode", "direct",
+                                            "--benchmark", str(bench), "--max-retries", "0", "--no-progress",
+                                            "--workers", "1", "--cache-dir", str(tmp_path / "c"),
+                                            "--out", str(tmp_path / "run")])
+    out = res.output
+    assert res.exit_code == EXIT_FAULTS, out
+    assert out.index("Error: 1 sample ended on a fault") < out.index("ECov evaluation:")
+    assert "INCOMPLETE" in out and "left out of every figure" in out and "HTTP 500" in out
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert summary["complete"] is False and summary["faults"] == 1
+    assert summary["samples"] == 1 and summary["pass_rate"] == 100.0  # b's fault is no 0 in the figures
+    assert summary["faulted_tasks"] == {"b": 1}
 
 
 def test_cli_ollama_against_an_openai_server_is_a_clear_error(tmp_path):

@@ -380,5 +380,5 @@ def test_verify_marks_a_forged_submission_failed(tmp_path, monkeypatch):
     ver = verify_run(RunFolder(run), {task.id: task}, engine_score_fn())
     assert ver.verdict == FAILED and len(ver.failures) == 1
     text = str(ver.failures[0])
-    assert text.startswith("updown_counter / sample 0 / round 0: rule: submitted 'ok'")
+    assert text.startswith("updown_counter / sample 0 / round 1: rule: submitted 'ok'")
     assert "hierarchical-write" in text and "FAILED" in ver.report()

@@ -279,7 +279,7 @@ def test_verify_catches_one_edited_coverage_number(tmp_path, runs, scorer):
     assert len(hits) == 1
     d = hits[0]
     assert (d.task_id, d.sample, d.round, d.submitted, d.rescored) == (TASK_ID, 0, 0, new, old)
-    assert "updown_counter / sample 0 / round 0: coverage[dut][branch].covered" in ver.report()
+    assert "updown_counter / sample 0 / round 1: coverage[dut][branch].covered" in ver.report()
 
 
 def test_verify_recomputes_a_claimed_legal_pass(tmp_path, runs, scorer):
@@ -296,6 +296,26 @@ def test_verify_recomputes_a_claimed_legal_pass(tmp_path, runs, scorer):
         ver = verify_submission(sub, score=lambda d, tb, seed: scorer(d, tb, seed))
     hits = [x for x in ver.differences if x.field == "legal_passed"]
     assert ver.verdict == DIFFERS and len(hits) == 1 and (hits[0].submitted, hits[0].rescored) == (True, False)
+
+
+def test_verify_recomputes_the_contract_figures_the_pages_show(tmp_path, runs, scorer):
+    """The broken rule, its count and the bins a page shows (issue 32) are re-derived too: a round that
+    claims more bins, or hides a broken rule, differs; so does a sample that claims more bins."""
+    dest = _submission(tmp_path, runs["good"])
+    rounds, samples = dest / "run" / "rounds.jsonl", dest / "run" / "samples.jsonl"
+    lines = rounds.read_text().splitlines()
+    d = json.loads(lines[0])  # round 0 of sample 0: the weak testbench, no bin hit
+    d["result"]["legal"]["bins"] = ["wrap_up"]
+    d["result"]["legal"]["violation"] = {"rule": "made_up", "time_ns": 5, "ports": [], "spec": ""}
+    lines[0] = json.dumps(d, sort_keys=True)
+    rounds.write_text("\n".join(lines) + "\n")
+    rows = [json.loads(x) for x in samples.read_text().splitlines()]
+    rows[-1]["legal_bins_hit"] = 7
+    samples.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in rows))
+    with open_submission(dest) as sub:
+        ver = verify_submission(sub, score=lambda d, tb, seed: scorer(d, tb, seed))
+    fields = {x.field for x in ver.differences}
+    assert ver.verdict == DIFFERS and {"legal.bins", "legal.violation", "sample.legal_bins_hit"} <= fields
 
 
 def test_verify_cli_reports_differences_and_exits_1(tmp_path, runs, scorer, monkeypatch):
@@ -422,11 +442,14 @@ def test_build_index_tables_marks_and_paper(site, scores):
     good_row = agentic.split('data-name="good"')[1].split("</tr>")[0]
     cells = re.findall(r'<td class="num[^"]*" data-sort="([^"]*)"', good_row)
     avg = round((scores["ref"].overall + scores["weak"].overall) / 2, 2)  # sample 0 ends on ref, 1 on weak
-    # size, pass %, pass % on random-hard tasks (updown_counter is one since its diagnostic key), legal
-    # pass % (updown_counter has a contract: the agent loop derives a legal verdict each round, and the
-    # reference testbench obeys it), pass % easy, avg coverage
-    assert cells[1:7] == ["4.0", "50.0", "50.0", "50.0", "50.0", str(avg)]
+    # size, ECov pass % (updown_counter's contract has bins, no rules: its legal pass is its pass), the
+    # paper's pass %, legal pass %, legal coverage, bins hit (3.5 of 7: the reference hits all, the weak
+    # testbench none), pass % on random-hard tasks (updown_counter is one since its diagnostic key), pass %
+    # easy, avg coverage
+    assert cells[1:10] == ["4.0", "50.0", "50.0", "50.0", str(avg), "50.0", "50.0", "50.0", str(avg)]
+    assert ">3.5/7</td>" in good_row
     assert "Pass % random-hard" in agentic and "Pass % easy" in agentic and "[50.0, 50.0]" in good_row
+    assert "16 of 16 tasks carry an interface contract" in html.split('id="ecov-embedded-agentic"')[1]
     assert 'id="about-random-hard"' in html and "fails in every one of its agentic samples" in html
     assert 'class="mark mark-verified"' in good_row
     assert 'mark-differs' in agentic.split('data-name="weak"')[1].split("</tr>")[0]
@@ -478,7 +501,7 @@ def test_submission_and_trajectory_pages(site, scores):
     out, _ = site
     page = (out / "s" / "good" / "index.html").read_text()
     assert "Good Model" in page and "memoryless agent, up to 2 rounds" in page
-    assert "Verilator 5.48.0" in page
+    assert "Verilator 5.048" in page and "vUNKNOWN" not in page
     assert '<a href="t/updown_counter.html">updown_counter</a>' in page
     traj = (out / "s" / "good" / "t" / "updown_counter.html").read_text()
     assert "passed at round 2" in traj and "not passed" in traj

@@ -4,8 +4,8 @@
 Forgeries: each is unranked or refused, and the table shows the figures the build re-derived. Names:
 each impersonation is refused. Denial of service: each of the hostile files below leaves a complete site
 with the control submission listed, alone and all together. Caches: a bad entry is dropped and
-recomputed. Real runs (the real agent loop and Verilator, tests/test_leaderboard.py's fixtures) and the
-shipped builtin/reference submission of the embedded suite, re-scored once for the whole module.
+recomputed. Real runs (the real agent loop and Verilator, tests/test_leaderboard.py's fixtures) and a
+builtin/reference run over the whole embedded suite, scored once for the whole module.
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ import pytest
 from fake_openai import FakeOpenAIServer
 from test_leaderboard import WEAK_TB, _meta, _submission, runs, scorer, scores, task, write_run  # noqa: F401
 
+from ecov.harness.benchmark.store import dataset_hash, load_benchmark
 from ecov.harness.core.run_folder import RunConfig, RunFolder
-from ecov.harness.evaluation.runner import build_summary
+from ecov.harness.evaluation.runner import build_summary, run_eval
 from ecov.harness.models import ModelRequest, get_model
 from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.tasks import Task
@@ -32,11 +33,9 @@ from ecov.leaderboard import site as site_module
 from ecov.leaderboard.buildverify import BuildVerifier, VerifyCache
 from ecov.leaderboard.names import NameBook, NameError_, normalise, reserved, skeleton
 from ecov.leaderboard.site import build_site
-from ecov.leaderboard.submission import add_submission, open_submission
+from ecov.leaderboard.submission import SubmissionMeta, add_submission, open_submission
 from ecov.leaderboard.verify import DIFFERS, VERIFIED, verify_submission
 
-REPO = Path(__file__).resolve().parents[1]
-SHIPPED_REF = REPO / "leaderboard" / "submissions" / "builtin-reference-direct"
 NESTED = "[" * 200_000 + "]" * 200_000  # valid JSON, and a RecursionError for a recursive parser
 
 
@@ -157,40 +156,46 @@ def test_names_are_normalised_and_look_alikes_refused():
 # ---- the ranking build: the shipped reference row beside forgeries made from it --------------------------
 
 
-def _copy_shipped(subs: Path, name: str, **meta) -> Path:
-    """A folder submission holding the shipped builtin-reference-direct run, with ``meta`` changes."""
-    dest = subs / name
-    dest.mkdir(parents=True)
-    with tarfile.open(SHIPPED_REF / "run.tar.gz") as tar:
-        tar.extractall(dest, filter="data")
-    sub_json = json.loads((SHIPPED_REF / "submission.json").read_text())
-    (dest / "submission.json").write_text(json.dumps({**sub_json, **meta}))
-    return dest
+@pytest.fixture(scope="module")
+def reference_run(tmp_path_factory, scorer) -> Path:
+    """builtin/reference over the whole embedded suite, direct, written by the real runner: a full run
+    that verifies and ranks (its 16 reference testbenches are the module's only new simulations)."""
+    tasks = load_benchmark("ecov-embedded")
+    out = tmp_path_factory.mktemp("reference") / "run"
+    cfg = RunConfig(model="builtin/reference", mode="direct", agent="direct", benchmark="ecov-embedded",
+                    dataset_hash=dataset_hash(tasks))
+    run_eval(tasks, get_model("builtin/reference"), cfg, out, scorer=scorer, workers=1, progress=False)
+    return out
+
+
+def _copy_run(subs: Path, run: Path, name: str, model: str, type_: str) -> Path:
+    """A folder submission holding a copy of ``run``."""
+    return add_submission(run, subs, name, SubmissionMeta(model=model, type=type_, date="2026-12-01"))
 
 
 @pytest.fixture(scope="module")
-def ranked_site(tmp_path_factory, scorer):
-    """One build --verify over: the shipped reference row; "weaker" (one task's testbench swapped for a
+def ranked_site(tmp_path_factory, scorer, reference_run):
+    """One build --verify over: the builtin/reference row; "weaker" (one task's testbench swapped for a
     weak one, still claiming 100%); "zero-round" (one sample's rounds removed, its pass still claimed);
-    two impersonations of the reference row's name (an identical run), and a scripted-model row named like
+    two impersonations of the reference row's name (the same run), and a scripted-model row named like
     a builtin."""
     root = tmp_path_factory.mktemp("ranked")
     subs = root / "subs"
-    _copy_shipped(subs, "builtin-reference-direct")
-    weaker = _copy_shipped(subs, "weaker", model="Weaker Model", type="api")
+    _copy_run(subs, reference_run, "builtin-reference-direct", "builtin/reference (direct)", "baseline")
+    weaker = _copy_run(subs, reference_run, "weaker", "Weaker Model", "api")
     rounds = _jsonl(weaker / "run" / "rounds.jsonl")
     for r in rounds:
         if r["task_id"] == "updown_counter":
             r.update(testbench=WEAK_TB, response=f"tb.sv\n```systemverilog\n{WEAK_TB}```\n")
     _write_jsonl(weaker / "run" / "rounds.jsonl", rounds)
-    zero = _copy_shipped(subs, "zero-round", model="Zero Model", type="api")
+    zero = _copy_run(subs, reference_run, "zero-round", "Zero Model", "api")
     _write_jsonl(zero / "run" / "rounds.jsonl",
                  [r for r in _jsonl(zero / "run" / "rounds.jsonl") if r["task_id"] != "updown_counter"])
     _write_jsonl(zero / "run" / "samples.jsonl", [{**s, "rounds": 0} if s["task_id"] == "updown_counter" else s
                                                   for s in _jsonl(zero / "run" / "samples.jsonl")])
     _resummarize(zero / "run")
-    _copy_shipped(subs, "cyrillic", model="builtin/r\u0435ference (direct)\u200b")
-    _copy_shipped(subs, "digit-one", model="bui1tin/reference (direct)")
+    _copy_run(subs, reference_run, "cyrillic", "builtin/r\u0435ference (direct)\u200b", "baseline")
+    _copy_run(subs, reference_run, "digit-one", "bui1tin/reference (direct)", "baseline")
     verifier = BuildVerifier(VerifyCache(root / "cache", subs), score=scorer)
     report = build_site(subs, root / "site", verifier=verifier)
     return root / "site", report

@@ -81,7 +81,7 @@ def test_sort_filter_open_submission_and_screenshot(browser, served, scores, tmp
     browser.get(served + "/index.html")
     assert browser.title == "ECov leaderboard"
     table = browser.find_element(By.CSS_SELECTOR, "#ecov-embedded-agentic table")
-    assert _visible_names(table) == ["good", "stale", "weak"]  # built ranked by pass %
+    assert _visible_names(table) == ["good", "stale", "weak"]  # built ranked by ECov pass %
 
     size = _header(table, "Size (B)")
     size.find_element(By.TAG_NAME, "button").click()  # numbers: largest first
@@ -90,7 +90,7 @@ def test_sort_filter_open_submission_and_screenshot(browser, served, scores, tmp
     size.find_element(By.TAG_NAME, "button").click()
     assert size.get_attribute("aria-sort") == "ascending"
     assert _visible_names(table) == ["stale", "good", "weak"]
-    assert _header(table, "Pass %").get_attribute("aria-sort") == "none"
+    assert _header(table, "ECov pass %").get_attribute("aria-sort") == "none"
 
     box = browser.find_element(By.ID, "filter-text")
     box.send_keys("weak")
@@ -150,7 +150,9 @@ def test_heatmap_random_hard_and_downloads(browser, served, scores, tmp_path):  
     table = browser.find_element(By.CSS_SELECTOR, "#ecov-embedded-agentic table")
     assert _header(table, "Pass % random-hard").is_displayed()
     good = table.find_element(By.CSS_SELECTOR, 'tr[data-name="good"]')
-    assert "50.0 [50.0, 50.0]" in good.text  # pass % with its bootstrap interval
+    # ECov pass % with its bootstrap interval under it, the paper's pass % beside it
+    assert good.find_element(By.CSS_SELECTOR, "td.key").text.split() == ["50.0", "[50.0,", "50.0]"]
+    assert good.find_element(By.CSS_SELECTOR, "td.paper-pass").text == "50.0"
 
     heat = browser.find_element(By.CSS_SELECTOR, "#ecov-embedded-agentic-heatmap svg.heatmap")
     browser.execute_script("arguments[0].scrollIntoView()", heat)
@@ -193,7 +195,8 @@ def _save(browser, tmp_path: Path, name: str) -> Path:
 @pytest.mark.parametrize("width", [1400, 400])
 def test_index_fits_the_screen(browser, served, tmp_path, width):  # noqa: F811
     """At a desktop's 1400 px the board shows every column without scrolling; on a 400 px phone the page
-    never scrolls sideways and the columns that matter (rank, model, pass %, verified) stay in view."""
+    never scrolls sideways and the columns that matter (rank, model, ECov pass %, the paper's pass %, legal
+    pass %, verified) stay in view."""
     browser.set_window_size(width, 900)
     browser.get(served + "/index.html")
     inner = browser.execute_script("return window.innerWidth")
@@ -208,7 +211,7 @@ def test_index_fits_the_screen(browser, served, tmp_path, width):  # noqa: F811
             assert col in shown
     else:
         assert "Type" not in shown
-    for col in ("#", "Model", "Pass %", "Verified"):
+    for col in ("#", "Model", "ECov pass %", "Pass % (paper def.)", "Legal pass %", "Verified"):
         assert col in shown and _header(table, col).location["x"] + 20 < inner
     # The partial runs (1 task of 16) have no rank and say why; the paper's table is one link away.
     assert "Partial runs, not ranked" in browser.find_element(By.ID, "ecov-embedded-agentic").text

@@ -60,16 +60,22 @@ def test_summary_per_round_carries_early_stops_forward_and_weighs_tasks_equally(
     assert s["pass_at_k"] == {"pass@1": 75.0, "pass@2": 100.0}  # pass@2 only over task a (n=2)
     assert s["per_task"]["a"] == {"samples": 2, "passed": 1, "pass_rate": 50.0, "best_overall": 100.0,
                                   "mean_overall": 70.0, "mean_overall_final": 70.0, "mean_overall_best": 70.0,
-                                  "syntax_ok": 1, "errors": 0, "reasks": 0}
+                                  "syntax_ok": 1, "errors": 0, "reasks": 0,
+                                  "contract": False, "ecov_passed": 1, "ecov_pass_rate": 50.0}
+    # No task has a contract: the ECov headline is the paper's pass %, round by round too.
+    assert s["ecov_pass_rate"] == s["pass_rate"] and s["contract_tasks"] == 0
+    assert [r["ecov_pass_rate"] for r in s["per_round"]] == [50.0, 75.0, 75.0]
     assert s["pass_at_k_any"] == {"pass@2": 100.0}  # the paper's any-of-n: a has a pass, b has a pass
     assert (s["prompt_tokens"], s["completion_tokens"], s["cost"]) == (31, 11, 0.01)
     assert summarize(list(reversed(samples)), max_rounds=3) == s  # order does not matter
 
 
-def test_model_error_sample_counts_as_failed():
-    s = summarize([sample("a", 0, [], error="model error at round 0: 500"), sample("a", 1, [80.0], 0)], 2)
-    assert s["pass_rate"] == 50.0 and s["model_errors"] == 1
-    assert s["per_round"][0]["avg_overall"] == 40.0
+def test_a_faulted_sample_is_left_out_of_every_figure():
+    """A fault (model server, harness) is no result: never a 0 in pass % or coverage (issue 35)."""
+    s = summarize([sample("a", 0, [], error="model error at round 1: 500"), sample("a", 1, [80.0], 0)], 2)
+    assert s["pass_rate"] == 100.0 and s["model_errors"] == 1 and s["faulted_tasks"] == {"a": 1}
+    assert s["samples"] == 1 and s["per_task"]["a"]["errors"] == 1
+    assert s["per_round"][0]["avg_overall"] == 80.0
 
 
 def _round(r, status, overall, passed, tokens=(3, 2)):
@@ -95,7 +101,7 @@ def test_report_table_shows_every_headline_number():
     s["run"] = {"model": "m", "mode": "agentic", "agent": "memoryless", "n_samples": 2, "max_rounds": 2}
     text = format_summary(s)
     for needle in ("pass %", "50.0", "avg coverage %", "60.0", "syntax %", "pass@k", "pass@2 100.0",
-                   "r0 0.0", "r1 50.0", "tokens", "cost"):
+                   "1: 0.0", "2: 50.0", "tokens", "cost"):
         assert needle in text, needle
 
 

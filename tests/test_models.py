@@ -210,7 +210,7 @@ def test_replay_answers_recorded_rounds(tmp_path):
     assert (first.text, first.prompt_tokens, first.cost, first.cached) == ("round zero answer", 10, 0.25, True)
     assert first.model == "openai/gpt-4o-mini"
     assert model.complete(request(round=1)).text == "round one answer"
-    with pytest.raises(ModelError, match=r"sample 0 round 2 \(recorded rounds for this sample: \[0, 1\]\)"):
+    with pytest.raises(ModelError, match=r"sample 0 round 3 \(recorded rounds for this sample: \[1, 2\]\)"):
         model.complete(request(round=2))
     with pytest.raises(ModelError, match="no rounds recorded"):
         model.complete(request(sample=4))

@@ -90,9 +90,36 @@ def test_site_build_command_on_the_real_submissions(tmp_path):
         rows = re.findall(r'data-name="([^"]+)"', board.split("</table>")[0])
         assert rows[0] == f"builtin-reference-{mode}" and f"builtin-random-{mode}" in rows  # ceiling first
         ref = board.split(f'data-name="builtin-reference-{mode}"')[1].split("</tr>")[0]
+        # Baselines are reference lines (issue 32): the ceiling and the floor, with no rank.
+        assert 'class="ref-line line-ceiling"' in board and '<span class="line-ceiling">ceiling</span>' in ref
         nums = re.findall(r'<td class="num[^"]*" data-sort="([^"]*)"', ref)
-        assert nums[2:4] == ["100.0", "100.0"]  # pass %, pass % on random-hard tasks
+        assert nums[2:5] == ["100.0", "100.0", "100.0"]  # ECov pass %, the paper's pass %, legal pass %
+        assert re.findall(r'<td class="num hard opt" data-sort="([^"]*)"', ref) == ["100.0"]  # random-hard
         rand = board.split(f'data-name="builtin-random-{mode}"')[1].split("</tr>")[0]
-        assert re.findall(r'<td class="num hard" data-sort="([^"]*)"', rand) == ["0.0"]
+        assert '<span class="line-floor">floor</span>' in rand
+        assert re.findall(r'<td class="num hard opt" data-sort="([^"]*)"', rand) == ["0.0"]
         assert 'class="heatmap"' in board and "Random-hard tasks: 14 of 16" in board
+        assert "16 of 16 tasks carry an interface contract" in board
         assert (tmp_path / "site" / "tables" / f"ecov-embedded-{mode}-tasks.parquet").is_file()
+    _headline_on_cvdp(html, tmp_path / "site")
+
+
+def _headline_on_cvdp(html: str, site: Path) -> None:
+    """On cvdp-ecov the headline and the paper's pass % part: builtin/random breaks the contract tasks'
+    rules, so its ECov pass % is below its paper pass %; the reference's are equal. The table is ranked
+    by ECov pass %, and the baselines have no rank in it or in its csv."""
+    import pandas as pd
+
+    from ecov.harness.benchmark.store import load_benchmark
+
+    board = pd.read_csv(site / "tables" / "cvdp-ecov-agentic.csv")
+    by = board.set_index("submission")
+    rand, ref = by.loc["cvdp-builtin-random-agentic"], by.loc["cvdp-builtin-reference-agentic"]
+    assert rand["ecov_pass_rate"] < rand["pass_rate"] and ref["ecov_pass_rate"] == ref["pass_rate"] == 100.0
+    assert list(board["ecov_pass_rate"]) == sorted(board["ecov_pass_rate"], reverse=True)
+    assert board["rank"].isna().all() and not board["ranked"].any()
+    assert (ref["reference_line"], rand["reference_line"]) == ("ceiling", "floor")
+    contracts = sum(t.contract is not None for t in load_benchmark("cvdp-ecov"))
+    section = html.split('id="cvdp-ecov-agentic"')[1].split("</section>")[0]
+    assert f"{contracts} of 59 tasks carry an interface contract" in section
+    assert (board["contract_tasks"] == contracts).all()

@@ -63,9 +63,9 @@ def test_small_model_failures_are_explained(bench, tmp_path, monkeypatch):
 
     # The summary says why each sample did not pass, and what to do about the cut-off answers.
     for text in (res.output, CliRunner().invoke(report_cmd, [str(out)]).output):
-        why = text[text.index("why not passed"):]
-        assert re.search(r"compile_error 1 \(echo\)", why), why
-        assert "unusable answer (cut off at --max-tokens 1500) 1 (long)" in why
+        why = text[text.index("not passed"):]
+        assert re.search(r"compile error \(1\): echo", why), why
+        assert "unusable answer (cut off at --max-tokens 1500) (1): long" in why
         assert "re-ask reasons        cut off at --max-tokens 1500: 3" in why
         assert "raise --max-tokens" in why and "ecov-eval view" in why
 

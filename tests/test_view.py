@@ -73,7 +73,7 @@ def test_round_log_keeps_spec_markdown_literal():
         elif bar is None:
             outside.append(line)
     heads = [x for x in outside if x.startswith("#")]
-    assert heads == ["# t · sample 0 · round 0", "## message 1: user", "## response", "## feedback",
+    assert heads == ["# t · sample 0 · round 1", "## message 1: user", "## response", "## feedback",
                      "## simulator log (tail)"]
 
 

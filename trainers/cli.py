@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from ecov.harness import __version__
 from ecov.harness.scoring.executor import executor_from_options, executor_options
 from ecov.trainers.config import ConfigError, StageConfig, load_config
 
@@ -64,7 +65,8 @@ def _need_train_extra() -> None:
         raise click.ClickException(f"SFT needs {', '.join(missing)}: pip install 'ecov[train]'")
 
 
-@click.group()
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="ecov-train")
 def main() -> None:
     """Reference trainers: synthesis, worst-state sampling, coverage-guided rejection, SFT."""
 

@@ -13,6 +13,7 @@ folder, or the hub: every path goes through ``row_to_task``.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import os
@@ -21,7 +22,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ecov.harness.benchmark.spec import get_benchmark
+from ecov.harness.benchmark.spec import benchmark_names, get_benchmark
 from ecov.harness.benchmark.validate import TaskError, validate_tasks
 from ecov.harness.contracts.spec import find_contract
 from ecov.harness.tasks import Task
@@ -269,10 +270,17 @@ def load_benchmark(name: str | os.PathLike | None = None, split: str = "test") -
         if s == authors.HUB_ID and split == "test":
             split = authors.HUB_SPLIT
         return load_hub(s, split)
-    raise BenchmarkNotFound(
-        f"unknown benchmark {s!r}: not {EMBEDDED!r}, not an existing folder or file, not a hub id "
-        f"(owner/name). Build one with: ecov-data build cvdp-ecov|autoeval-ecov --out DIR"
-    )
+    raise BenchmarkNotFound(unknown_benchmark(s))
+
+
+def unknown_benchmark(name: str) -> str:
+    """Why ``name`` is no benchmark: the nearest registered names, every registered one, where to look."""
+    known = benchmark_names()
+    near = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+    hint = f" Did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
+    return (f"unknown benchmark {name!r}: not a registered benchmark, an existing folder or file, or a hub id "
+            f"(owner/name).{hint} Registered: {', '.join(known)}; `ecov-data list` shows each with its tasks "
+            f"and where it comes from.")
 
 
 class TaskSelectionError(ValueError):

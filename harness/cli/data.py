@@ -64,7 +64,7 @@ def _load(name: str, split: str):
         raise click.BadParameter(str(e), param_hint="BENCHMARK") from None
 
 
-@click.group()
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="ecov-data")
 def main() -> None:
     """Build, calibrate, publish and list ECov benchmarks (see docs/benchmarks.md)."""

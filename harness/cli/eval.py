@@ -17,12 +17,15 @@ from pathlib import Path
 
 import click
 
+from ecov.harness import __version__
 from ecov.harness.benchmark.store import EMBEDDED, TaskSelectionError, select_tasks
 from ecov.harness.cli.config_file import expand_config
 from ecov.harness.cli.inputs import EXIT_INFRA, describe_os_error, writable_folder
 from ecov.harness.core.limits import DEFAULT_REQUEST_TIMEOUT, MAX_REQUEST_TIMEOUT, MAX_ROUNDS, MAX_SAMPLES
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, get_protocol, protocol_names
 from ecov.harness.loop.agent import AGENTS, MODES
+from ecov.harness.models import builtin_names
+from ecov.harness.models.probe import EndpointUnreachable, api_for, probe
 from ecov.harness.sandbox.factory import sandbox_names
 from ecov.harness.scoring.executor import executor_from_options, executor_options
 from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, track_names
@@ -87,6 +90,16 @@ def request_options(extra_body: str | None, extra_headers: tuple[str, ...], pric
     return out
 
 
+def _probe_first(model: str, api_base: str, api_key: str | None) -> None:
+    """A dead or wrong --api-base fails here, naming the URL and the cause (the run's own probe asks again
+    for providers without one, once the model is built)."""
+    try:
+        probe(api_base, {"Authorization": f"Bearer {api_key}"} if api_key else None, api=api_for(model))
+    except EndpointUnreachable as e:
+        click.echo(f"Error: {e}. No sample was run; fix that and run the same command again.", err=True)
+        sys.exit(EXIT_FAULTS)
+
+
 def _get_model(name: str, **kwargs):
     from ecov.harness.models import ModelError, get_model
 
@@ -97,11 +110,12 @@ def _get_model(name: str, **kwargs):
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="ecov-eval")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), expose_value=False,
               help="YAML (or .json) file of any of these options, e.g. `model: openai/gpt-4o-mini`, "
                    "`task-id: [uart]`; options typed after it override the file's.")
 @click.option("--model", required=True, help="LiteLLM model string (openai/..., anthropic/..., hosted_vllm/..., "
-              "ollama/...), builtin/random, builtin/reference or builtin/replay.")
+              f"ollama/...) or a builtin: {', '.join(builtin_names())} (docs/models.md).")
 @click.option("--mode", type=click.Choice(MODES), default="agentic", show_default=True)
 @click.option("--agent", type=click.Choice(AGENTS), default="memoryless", show_default=True,
               help="agentic mode: memoryless (prompt = task + current testbench + last feedback) or history "
@@ -189,9 +203,19 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
         everything = [dataclasses.replace(t, instructions=t.instructions + "\n" + text) for t in everything]
         suffix = {"path": str(instructions_suffix), "sha256": hashlib.sha256(text.encode()).hexdigest()}
     request = request_options(extra_body, extra_headers, price)
+    if api_base and not model.startswith("builtin/"):
+        _probe_first(model, api_base, api_key)  # seconds before LiteLLM is even imported
     llm = _get_model(model, api_base=api_base, temperature=temperature, top_p=top_p, max_tokens=max_tokens,
                      cache_dir=cache_dir, max_retries=max_retries, replay_run=replay_run, timeout=request_timeout,
                      extra={**request, **({"api_key": api_key} if api_key else {})} or None)
+    if not api_base and hasattr(llm, "probe"):  # a provider's default endpoint (OpenAI, Anthropic, Ollama)
+        try:
+            looked = llm.probe()
+        except EndpointUnreachable as e:
+            click.echo(f"Error: {e}. No sample was run; fix that and run the same command again.", err=True)
+            sys.exit(EXIT_FAULTS)
+        if looked is not None and looked.note:
+            click.echo(f"note: {looked.note}", err=True)
     rounds = 1 if mode == "direct" else (max_rounds or get_protocol(protocol).rounds)
     config = RunConfig(
         model=model, mode=mode, agent=agent if mode == "agentic" else "direct", benchmark=benchmark,
@@ -221,6 +245,10 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
         from ecov.harness.sandbox.rlimit import NOT_ISOLATED
 
         click.echo(f"warning: sandbox '{engine.isolation}' is {NOT_ISOLATED}", err=True)
+    runtime = getattr(getattr(engine, "backend", None), "runtime", None)
+    if runtime is not None and not (runtime.folder / ".complete").exists():
+        click.echo("First score on this machine: building Verilator's runtime objects once (about 40 s).",
+                   err=True)
     try:  # the folder is made only once every option is known to be usable
         out = writable_folder(out or default_out(model, mode, agent, benchmark, protocol, tb_lang), "--out")
         outcome = run_eval(tasks, llm, config, out, scorer=scorer, workers=workers,
@@ -234,17 +262,22 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
         sys.exit(EXIT_INFRA)
     finally:
         scorer.close()
-    click.echo("\n".join([format_summary(outcome.summary), *folder_outcome_lines(out)]))
+    shown = outcome.shown  # with --limit/--task-id on a bigger folder: the tasks this command ran
+    faults = shown.get("faults") or 0
+    if faults:  # the error first: the figures below leave the faulted samples out, and say INCOMPLETE
+        click.echo(f"Error: {faults} sample{'s' if faults != 1 else ''} ended on a fault, not a result "
+                   "(the run is incomplete; run the same command again to retry them):", err=True)
+        for line in shown.get("fault_examples") or []:
+            click.echo(f"  {line}", err=True)
+    click.echo("\n".join([format_summary(shown), *folder_outcome_lines(out, set(shown["per_task"]))]))
+    if outcome.selection is not None:
+        click.echo(f"\n(The {shown['tasks_expected']} tasks this command selected; the folder holds "
+                   f"{outcome.summary['tasks_expected']}: `ecov-eval report {out}` summarises them all.)")
     click.echo(f"\nRun folder: {out}  ({outcome.ran} samples run now, {outcome.skipped} already done)")
     if outcome.interrupted:
         click.echo("Interrupted: finished samples are kept. Run the same command again to resume.", err=True)
         sys.exit(130)
-    faults = outcome.summary.get("faults") or 0
     if faults:
-        click.echo(f"error: {faults} sample{'s' if faults != 1 else ''} ended on a fault, not a result "
-                   "(the run is incomplete; run the same command again to retry them):", err=True)
-        for line in outcome.summary.get("fault_examples") or []:
-            click.echo(f"  {line}", err=True)
         sys.exit(EXIT_FAULTS)
 
 
@@ -274,17 +307,17 @@ def report_cmd(run_dir, as_json, tasks):
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["csv", "parquet", "jsonl"]), default="csv", show_default=True)
-@click.option("--level", type=click.Choice(["rounds", "samples"]), default="rounds", show_default=True,
+@click.option("--level", type=click.Choice(["rounds", "samples", "tasks"]), default="rounds", show_default=True,
               help="rounds: one row per task x sample x round (ecov.harness.evaluation.tables.to_frame); samples: one per "
-                   "task x sample.")
+                   "task x sample; tasks: one per task, with ecov_pass_rate beside the paper's pass_rate.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="file to write [default: RUN_DIR/results.<level>.<format>]; '-' prints csv/jsonl.")
 def export_cmd(run_dir, fmt, level, out):
     """Export RUN_DIR as a table (csv, parquet or jsonl) with every figure and status."""
-    from ecov.harness.evaluation.tables import csv_safe, samples_frame, to_frame, write_frame
+    from ecov.harness.evaluation.tables import csv_safe, samples_frame, tasks_frame, to_frame, write_frame
 
     try:
-        df = (to_frame if level == "rounds" else samples_frame)(run_dir)
+        df = {"rounds": to_frame, "samples": samples_frame, "tasks": tasks_frame}[level](run_dir)
     except FileNotFoundError as e:
         raise click.BadParameter(str(e), param_hint="RUN_DIR") from None
     if str(out) == "-":
@@ -336,6 +369,18 @@ def view_cmd(run_dir, out):
 
 
 SUBCOMMANDS = {"report": report_cmd, "export": export_cmd, "compare": compare_cmd, "view": view_cmd}
+
+
+def _subcommands_epilog() -> str:
+    """``ecov-eval --help`` lists the subcommands ``main`` dispatches before click sees the root command."""
+    usage = {name: " ".join([name, *(p.human_readable_name for p in cmd.params if isinstance(p, click.Argument))])
+             for name, cmd in SUBCOMMANDS.items()}
+    rows = [f"  {usage[name]:<22}{cmd.get_short_help_str(limit=56)}" for name, cmd in SUBCOMMANDS.items()]
+    return ("\b\nSubcommands (ecov-eval SUBCOMMAND -h for each):\n" + "\n".join(rows)
+            + "\n\nMore: docs/evaluation.md (modes, protocols, metrics), docs/models.md (models, baselines).")
+
+
+eval_cmd.epilog = _subcommands_epilog()
 
 
 def main(argv: list[str] | None = None) -> None:

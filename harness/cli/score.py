@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from ecov.harness import __version__
 from ecov.harness.cli.inputs import (
     EXIT_INFRA,
     MAX_RTL_BYTES,
@@ -34,6 +35,7 @@ from ecov.harness.core.records import (
 from ecov.harness.loop.feedback import render_feedback
 from ecov.harness.sandbox.factory import sandbox_names
 from ecov.harness.scoring.config import EngineConfig
+from ecov.harness.sim.rules import parses
 from ecov.harness.tracks.base import DEFAULT_TRACK, get_track, track_names
 from ecov.harness.tracks.cocotb import TB_FILE as COCOTB_TB
 from ecov.harness.tracks.sv.scorer import TB_FILE as SV_TB
@@ -73,6 +75,7 @@ def _task_design(task_id: str, benchmark: str | None):
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_HELP)
+@click.version_option(__version__, prog_name="ecov-score")
 @click.option("--rtl", "rtl", multiple=True, type=click.Path(dir_okay=False),
               help="Design source file (repeat for several). Not with --task.")
 @click.option("--top", default=None, help="Top module of the design (the DUT). Not with --task.")
@@ -116,8 +119,8 @@ def cli(rtl, top, instance, task_id, benchmark, tb, seed, as_json, sandbox, time
         check_top(top, texts)
         design = Design(files, top, instance)
     testbench = source_text(tb, "--tb", MAX_TB_BYTES)
-    if get_track(tb_lang).names_instance:
-        check_instance(instance, testbench)
+    if task_id is None and get_track(tb_lang).names_instance and parses(testbench):
+        check_instance(instance, testbench)  # a quick hint on --instance; unparsable text goes to the compiler
     try:
         engine = get_track(tb_lang).make_scorer(EngineConfig(sandbox=sandbox, run_seconds=timeout, use_cache=not no_cache))
     except (RuntimeError, ValueError) as exc:
@@ -131,7 +134,9 @@ def cli(rtl, top, instance, task_id, benchmark, tb, seed, as_json, sandbox, time
         # The figures would be those of no instance at all: the options and the files disagree.
         found = sorted({k.split(".")[0] for k in result.coverage or {}})
         raise click.BadParameter(f"the testbench has no top-level instance {instance!r}"
-                                 + (f" (found: {', '.join(found)})" if found else ""), param_hint="--instance")
+                                 + (f" (found: {', '.join(found)})" if found else "")
+                                 + (f"; task {task_id} scores the DUT instantiated as {instance!r}" if task_id else ""),
+                                 param_hint="--tb" if task_id else "--instance")
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2, sort_keys=True))
     else:

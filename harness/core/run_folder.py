@@ -147,6 +147,10 @@ class SampleRecord:
     legal_passed_round: int | None = None
     legal_overall_by_round: list[float] = field(default_factory=list)
     violated: bool = False
+    # The contract's bins (issue 32): the most that one scored round hit before its first broken rule,
+    # and how many the contract has; None without a contract (or in records from before bins were kept).
+    legal_bins_hit: int | None = None
+    legal_bins: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

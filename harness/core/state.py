@@ -121,7 +121,15 @@ def sample_from_rounds(task_id: str, sample: int, rounds: list[RoundRecord], err
         legal_overall_by_round=[round(float(res.legal.get("overall", 0.0)), 4) if res.ran else 0.0
                                 for res in results] if contract else [],
         violated=contract and bool(scored) and bool(scored[-1].legal.get("violation")),
+        **(_bins(scored) if contract else {}),
     )
+
+
+def _bins(scored: list[ScoreResult]) -> dict[str, int]:
+    """A contract sample's bins: the most one scored round hit before its first broken rule (a round that
+    did not run hits none), out of the contract's bin count."""
+    return {"legal_bins_hit": max((len(r.legal.get("bins") or []) for r in scored if r.ran), default=0),
+            "legal_bins": max((int(r.legal.get("bins_total") or 0) for r in scored), default=0)}
 
 
 def _ran_overall(results: list[ScoreResult], overall: list[float], i: int | None) -> float:

@@ -145,6 +145,8 @@ class Comparison:
     # Legal pass % (issue 22) over the paired tasks that have an interface contract; None when none has.
     legal_pass_rate: Figure | None = None
     legal_tasks: int = 0
+    # The ECov headline (issue 32): every paired task, a contract task counting only its legal pass.
+    ecov_pass_rate: Figure | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -243,6 +245,15 @@ def _task_test(pairs, col_a: str, col_b: str) -> TaskTest:
     return TaskTest(won, lost, len(rates) - len(won) - len(lost), mcnemar_exact(len(lost), len(won)))
 
 
+def _ecov_figure(pairs, resamples: int, seed: int) -> Figure:
+    """ECov pass % of both runs: a task with a contract in either run counts each sample's legal pass."""
+    contract = (pairs["contract_a"] > 0) | (pairs["contract_b"] > 0)
+    task_has = contract.groupby(pairs["task_id"]).transform("any")
+    cols = pairs.assign(ecov_a=pairs["legal_a"].where(task_has, pairs["passed_a"]),
+                        ecov_b=pairs["legal_b"].where(task_has, pairs["passed_b"]))
+    return _figure(cols, "ecov_a", "ecov_b", resamples, seed, 100.0)
+
+
 def compare_runs(run_a: str | Path, run_b: str | Path, resamples: int = RESAMPLES, seed: int = SEED) -> Comparison:
     """Compare two run folders, pairing by (task, sample). Raises CompareError when they are not comparable."""
     from ecov.harness.core.run_folder import RunFolder
@@ -282,6 +293,7 @@ def compare_runs(run_a: str | Path, run_b: str | Path, resamples: int = RESAMPLE
                 "resamples": resamples, "seed": seed, "coverage": f"{kind} (the protocol's Avg Cov)",
                 "test": "McNemar exact (two-sided binomial on tasks whose pass rates differ)"},
     )
+    comp.ecov_pass_rate = _ecov_figure(pairs, resamples, seed)
     legal = pairs[(pairs["contract_a"] > 0) | (pairs["contract_b"] > 0)]
     if not legal.empty:
         comp.legal_pass_rate = _figure(legal, "legal_a", "legal_b", resamples, seed, 100.0)
@@ -325,7 +337,11 @@ def format_comparison(c: Comparison, list_tasks: int = 20) -> str:
         f"  {'':<16}{'A':>8}{'B':>8}{'B - A':>9}   95% CI (bootstrap, {c.method['resamples']:,} resamples, "
         f"seed {c.method['seed']})",
     ]
-    for label, f in (("pass %", c.pass_rate), ("avg coverage %", c.avg_overall)):
+    if (f := c.ecov_pass_rate) is not None:
+        lines.append(f"  {'ECov pass %':<16}{f.a:>8.1f}{f.b:>8.1f}{_signed(f.diff):>9}   {_ci(f)}"
+                     f"   (the headline: contract tasks count their legal pass)")
+    for label, f in (("pass % (paper)" if c.ecov_pass_rate is not None else "pass %", c.pass_rate),
+                     ("avg coverage %", c.avg_overall)):
         lines.append(f"  {label:<16}{f.a:>8.1f}{f.b:>8.1f}{_signed(f.diff):>9}   {_ci(f)}")
     if (f := c.legal_pass_rate) is not None:
         lines.append(f"  {'legal pass %':<16}{f.a:>8.1f}{f.b:>8.1f}{_signed(f.diff):>9}   {_ci(f)}"
@@ -346,7 +362,8 @@ def format_comparison(c: Comparison, list_tasks: int = 20) -> str:
             lines.append(f"  {r.round + 1:<12}{r.pass_rate.a:>8.1f}{r.pass_rate.b:>8.1f}{_signed(r.pass_rate.diff):>8}"
                          f"  {_ci(r.pass_rate):<18}{_signed(r.avg_overall.diff):>10}  {_ci(r.avg_overall):<18}"
                          f"{len(r.tasks.won):>5}/{len(r.tasks.lost):<3}{_p(r.tasks.p_value):>9}")
-    star = "  * the interval excludes 0. " if c.pass_rate.significant or c.avg_overall.significant or any(
+    headline = c.ecov_pass_rate is not None and c.ecov_pass_rate.significant
+    star = "  * the interval excludes 0. " if headline or c.pass_rate.significant or c.avg_overall.significant or any(
         r.pass_rate.significant or r.avg_overall.significant for r in c.per_round) else "  "
     lines += ["", star + "Method: docs/evaluation.md (Comparing two runs)."]
     return "\n".join(lines)

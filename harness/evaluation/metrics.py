@@ -91,12 +91,21 @@ def sim_pass_cov(samples: list[SampleRecord], proto: Protocol) -> float:
 
 
 def summarize(samples: list[SampleRecord], max_rounds: int, n_tasks_expected: int | None = None,
-              protocol: str | Protocol | None = None) -> dict[str, Any]:
+              protocol: str | Protocol | None = None, contracts: dict[str, int] | None = None) -> dict[str, Any]:
     """summary.json's metrics. Deterministic: the same samples (in any order) give the same dict.
 
     ``protocol`` defines a sample's coverage (Avg Cov); None takes it from the samples (else the default).
+    ``contracts``: the benchmark's tasks that carry a contract, each with its bin count, when the caller
+    knows them (the site); None reads them from the samples' records.
     """
     proto = get_protocol(protocol or next((s.protocol for s in samples if s.protocol), None))
+    # A sample that ended on a fault (a model server, the harness) is no result: never a 0 in a figure.
+    # The run is incomplete until a resume redoes it (build_summary counts and names the faults).
+    faulted: dict[str, int] = defaultdict(int)
+    for s in samples:
+        if s.error:
+            faulted[s.task_id] += 1
+    samples = [s for s in samples if not s.error]
     by_task: dict[str, list[SampleRecord]] = defaultdict(list)
     for s in sorted(samples, key=lambda s: (s.task_id, s.sample)):
         by_task[s.task_id].append(s)
@@ -116,7 +125,7 @@ def summarize(samples: list[SampleRecord], max_rounds: int, n_tasks_expected: in
             "mean_overall_final": round(mean(s.final_overall for s in ss), 2),
             "mean_overall_best": round(mean(best_state_overall(s) for s in ss), 2),
             "syntax_ok": sum(s.syntax_ok for s in ss),
-            "errors": sum(bool(s.error) for s in ss),
+            "errors": faulted.get(t, 0),
             "reasks": sum(s.reasks for s in ss),
         }
 
@@ -164,13 +173,16 @@ def summarize(samples: list[SampleRecord], max_rounds: int, n_tasks_expected: in
         "format_failures": sum(s.stop_reason == "format" for s in samples),
         "stop_reasons": dict(sorted(stops.items())),
         "per_round": per_round,
-        "model_errors": sum(bool(s.error) for s in samples),
+        "model_errors": sum(faulted.values()),
+        # tasks -> samples that ended on a fault (left out of every figure above)
+        "faulted_tasks": dict(sorted(faulted.items())),
         "prompt_tokens": sum(s.prompt_tokens for s in samples),
         "completion_tokens": sum(s.completion_tokens for s in samples),
         "cost": round(sum(s.cost for s in samples), 6),
         "per_task": per_task,
     }
-    summary["legal"] = legal_summary(by_task, max_rounds, per_task)
+    summary["legal"] = legal_summary(by_task, max_rounds, per_task, contracts)
+    summary.update(ecov_summary(by_task, summary["per_round"], per_task, contracts))
     return summary
 
 
@@ -178,11 +190,18 @@ LEGAL_TEXT = ("tasks with an interface contract (issue 22): a sample passes lega
               "on the coverage reached before its testbench first broke one of the spec's input rules")
 
 
+def contract_tasks(by_task: dict[str, list[SampleRecord]], contracts: dict[str, int] | None = None) -> list[str]:
+    """The run's tasks that carry a contract: those the benchmark names (``contracts``), else those whose
+    samples recorded legal figures. A task the benchmark names counts even when its records carry none:
+    a run cannot drop its contracts by leaving their figures out."""
+    return sorted(t for t, ss in by_task.items() if any(s.contract for s in ss) or t in (contracts or {}))
+
+
 def legal_summary(by_task: dict[str, list[SampleRecord]], max_rounds: int,
-                  per_task: dict[str, dict[str, Any]]) -> dict[str, Any]:
+                  per_task: dict[str, dict[str, Any]], contracts: dict[str, int] | None = None) -> dict[str, Any]:
     """``summary["legal"]``: pass % and coverage over the tasks that have a contract, per round too.
     ``tasks`` is 0 (and the rates 0) when none of the run's tasks has one. Adds per-task legal figures."""
-    tasks = sorted(t for t, ss in by_task.items() if any(s.contract for s in ss))
+    tasks = contract_tasks(by_task, contracts)
 
     def task_mean(f) -> float:
         return round(mean(mean(f(s) for s in by_task[t]) for t in tasks), 2) if tasks else 0.0
@@ -194,6 +213,7 @@ def legal_summary(by_task: dict[str, list[SampleRecord]], max_rounds: int,
         ss = by_task[t]
         per_task[t]["legal_passed"] = sum(s.legal_passed_round is not None for s in ss)
         per_task[t]["legal_best_overall"] = round(max(max(s.legal_overall_by_round, default=0.0) for s in ss), 2)
+    bins = bins_summary({t: by_task[t] for t in tasks}, per_task, contracts)
     return {
         "definition": LEGAL_TEXT,
         "tasks": len(tasks),
@@ -205,4 +225,69 @@ def legal_summary(by_task: dict[str, list[SampleRecord]], max_rounds: int,
         "samples_violating": sum(s.violated for t in tasks for s in by_task[t]),
         "per_round": [{"round": r, "pass_rate": task_mean(lambda s, r=r: 100.0 * passed_by(s, r))}
                       for r in range(max_rounds)],
+        **bins,
+    }
+
+
+BINS_TEXT = ("the contract's bins (named stimulus situations) a sample's testbench reached before its first broken "
+             "rule, its best round; per task the mean over samples, summed over the contract tasks")
+
+
+def bins_summary(by_task: dict[str, list[SampleRecord]], per_task: dict[str, dict[str, Any]],
+                 contracts: dict[str, int] | None = None) -> dict[str, Any]:
+    """``bins_hit`` of ``bins`` over the contract tasks ``by_task`` (reported, not part of any pass): a
+    task's total is its contract's bin count (``contracts``, else the most its samples recorded), its hits
+    the mean over samples; samples from before bins were recorded count as unknown, and a task with only
+    those is left out (``bins_unknown_tasks``). Adds per-task ``legal_bins_hit`` / ``legal_bins``."""
+    hit = total = 0.0
+    unknown = 0
+    for t, ss in sorted(by_task.items()):
+        known = [s for s in ss if s.legal_bins is not None]
+        n = (contracts or {}).get(t) or max((s.legal_bins or 0 for s in known), default=0)
+        if not known:
+            unknown += 1
+            continue
+        mean_hit = round(mean(float(s.legal_bins_hit or 0) for s in known), 2)
+        per_task[t]["legal_bins_hit"], per_task[t]["legal_bins"] = mean_hit, n
+        hit, total = hit + mean_hit, total + n
+    return {"bins_hit": round(hit, 2), "bins": int(total),
+            "bins_pct": round(100.0 * hit / total, 2) if total else None,
+            "bins_unknown_tasks": unknown, "bins_definition": BINS_TEXT}
+
+
+ECOV_TEXT = ("pass % over every task of the run (mean over tasks of each task's pass rate over its samples), where "
+             "a task with an interface contract counts only its legal pass: targets met on the coverage reached "
+             "before the testbench first broke one of the spec's input rules")
+PAPER_PASS_TEXT = ("pass % as the LLM4Cov paper defines it (every target met on the whole run's coverage, input "
+                   "rules not checked), measured here; not a figure from the paper")
+
+
+def ecov_passed(s: SampleRecord, contract: bool, r: int | None = None) -> bool:
+    """Whether a sample counts as passed in the ECov headline (after round r; None: at any round)."""
+    first = s.legal_passed_round if contract else s.passed_round
+    return first is not None and (r is None or first <= r)
+
+
+def ecov_summary(by_task: dict[str, list[SampleRecord]], per_round: list[dict[str, Any]],
+                 per_task: dict[str, dict[str, Any]], contracts: dict[str, int] | None = None) -> dict[str, Any]:
+    """The headline: ``ecov_pass_rate`` beside the paper's ``pass_rate`` (issue 32), per round and per
+    task too; ``contract_tasks`` says how many of the run's tasks count their legal pass."""
+    with_contract = set(contract_tasks(by_task, contracts))
+    tasks = sorted(by_task)
+
+    def rate(t: str, r: int | None = None) -> float:
+        ss = by_task[t]
+        return 100.0 * mean(ecov_passed(s, t in with_contract, r) for s in ss)
+
+    for t in tasks:
+        per_task[t]["contract"] = t in with_contract
+        per_task[t]["ecov_passed"] = sum(ecov_passed(s, t in with_contract) for s in by_task[t])
+        per_task[t]["ecov_pass_rate"] = round(rate(t), 2)
+    for row in per_round:
+        row["ecov_pass_rate"] = round(mean(rate(t, row["round"]) for t in tasks), 2) if tasks else 0.0
+    return {
+        "ecov_pass_rate": round(mean(rate(t) for t in tasks), 2) if tasks else 0.0,
+        "ecov_pass_rate_definition": ECOV_TEXT,
+        "pass_rate_definition": PAPER_PASS_TEXT,
+        "contract_tasks": len(with_contract),
     }

@@ -21,7 +21,7 @@ def fence(text: str, info: str = "text") -> str:
 
 def render_round_log(rec, res) -> str:
     """The log text of ``rec`` (a RoundRecord) scored as ``res`` (its ScoreResult)."""
-    parts = [f"# {rec.task_id} · sample {rec.sample} · round {rec.round}",
+    parts = [f"# {rec.task_id} · sample {rec.sample} · round {rec.round + 1}",
              f"status: {res.status}  overall: {res.overall}  passed: {rec.passed}  prompt: {rec.prompt_hash[:16]}"
              + (f"  re-asks: {rec.reasks}" if rec.reasks else "")]
 

@@ -50,6 +50,14 @@ class RunOutcome:
     interrupted: bool
     ran: int  # samples finished by this invocation
     skipped: int  # samples found already done
+    # The summary over this invocation's tasks (``--limit``/``--task-id`` on a folder that holds more);
+    # None when they are the folder's tasks (``summary`` then says it all).
+    selection: dict[str, Any] | None = None
+
+    @property
+    def shown(self) -> dict[str, Any]:
+        """What the command prints: the run it was asked for."""
+        return self.selection if self.selection is not None else self.summary
 
 
 def verilator_version() -> str:
@@ -163,10 +171,15 @@ def finished_rounds(folder: RunFolder) -> dict[tuple[str, int], list[RoundRecord
     return out
 
 
-def build_summary(folder: RunFolder, config: RunConfig | None = None, seconds: float | None = None) -> dict:
-    """summary.json: metrics over the finished samples plus what run they belong to."""
+def build_summary(folder: RunFolder, config: RunConfig | None = None, seconds: float | None = None,
+                  only: set[str] | None = None) -> dict:
+    """summary.json: metrics over the finished samples plus what run they belong to (``only``: those tasks'
+    samples, for an invocation that ran part of the folder)."""
     config = config or folder.read_config()
     samples = folder.samples()
+    if only is not None:
+        samples = [s for s in samples if s.task_id in only]
+        config = replace(config, task_ids=[t for t in config.task_ids if t in only] or sorted(only))
     agent_cfg = AgentConfig(config.mode, config.agent if config.mode == "agentic" else "memoryless",
                             config.max_rounds or None, protocol=config.protocol)
     summary = summarize(samples, agent_cfg.rounds, len(config.task_ids) if config.task_ids else None,
@@ -332,6 +345,7 @@ def _run_locked(tasks, model, config, folder, agent_cfg, scorer, workers, concur
     if hasattr(model, "on_retry") and (bar is not None or notify is not None):
         model.on_retry = say
     interrupted = False
+    count = skipped  # samples done, for the --no-progress lines
     for th in threads:
         th.start()
     try:
@@ -343,6 +357,11 @@ def _run_locked(tasks, model, config, folder, agent_cfg, scorer, workers, concur
             passed += srec.passed
             if srec.error:
                 say(f"fault: {srec.task_id} sample {srec.sample}: {srec.error}"[:500])
+            count += 1
+            if not srec.error and bar is None and notify is not None:  # --no-progress: a line per sample
+                notify(f"[{count}/{len(tasks) * config.n_samples}] {srec.task_id} sample "
+                       f"{srec.sample}: {'passed' if srec.passed else 'not passed'}, coverage "
+                       f"{srec.final_overall:.1f}% after {srec.rounds} round{'s' if srec.rounds != 1 else ''}")
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix(passed=passed, refresh=False)
@@ -355,8 +374,11 @@ def _run_locked(tasks, model, config, folder, agent_cfg, scorer, workers, concur
             bar.close()
     if io_errors:  # the caller says what failed; the samples recorded before it stay, and resume
         raise io_errors[0]
-    summary = build_summary(folder, config, seconds=time.monotonic() - t_start)
+    seconds = time.monotonic() - t_start
+    summary = build_summary(folder, config, seconds=seconds)
     with lock:
         folder.write_summary(summary)
         ran = len(written)
-    return RunOutcome(summary, interrupted, ran, skipped)
+    mine = {t.id for t in tasks}
+    selection = None if mine >= set(config.task_ids) else build_summary(folder, config, seconds=seconds, only=mine)
+    return RunOutcome(summary, interrupted, ran, skipped, selection)

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ecov.harness.core.run_folder import RoundRecord, RunFolder
+from ecov.harness.evaluation.metrics import ecov_passed, summarize
 
 ROUND_COLUMNS = (
     "model", "mode", "agent", "benchmark", "split", "dataset_hash", "seed",
@@ -18,13 +19,27 @@ ROUND_COLUMNS = (
     "prompt_tokens", "completion_tokens", "cost", "seconds",
     "sample_rounds", "sample_passed", "passed_round", "sample_final_overall", "sample_best_overall", "error",
     "protocol", "tb_lang", "finish_reason", "reasks", "retries", "stop_reason", "best_state_overall",
+    *("contract", "ecov_passed", "legal_passed", "legal_overall", "violation_rule", "violation_ns", "violations",
+      "bins_hit", "bins"),
 )
 SAMPLE_COLUMNS = (
     "model", "mode", "agent", "benchmark", "split", "dataset_hash", "seed",
     "task_id", "sample", "rounds", "passed", "passed_round", "syntax_ok", "final_overall", "best_overall",
     "prompt_tokens", "completion_tokens", "cost", "error",
     "protocol", "tb_lang", "reasks", "stop_reason", "best_state_overall",
+    *("contract", "ecov_passed", "legal_passed_round", "violated", "legal_bins_hit", "legal_bins"),
 )
+# One row per task (``--level tasks``): summary.json's per-task figures; the mean of a rate column over
+# the rows is the run's figure (every task weighs the same).
+TASK_COLUMNS = (
+    "model", "mode", "agent", "benchmark", "split", "dataset_hash", "seed", "protocol", "tb_lang",
+    "task_id", "samples", "passed_samples", "pass_rate", "contract", "ecov_passed_samples", "ecov_pass_rate",
+    "legal_passed_samples", "legal_best_overall", "legal_bins_hit", "legal_bins", "best_overall", "mean_overall",
+    "syntax_ok_samples",
+)
+# summary.json's per-task keys under their names in the tasks table (counts of samples say so).
+_TASK_KEYS = {"passed": "passed_samples", "ecov_passed": "ecov_passed_samples",
+              "legal_passed": "legal_passed_samples", "syntax_ok": "syntax_ok_samples"}
 # A text cell starting with one of these is a formula to a spreadsheet: exported with a leading "'".
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -80,11 +95,12 @@ def to_frame(run_dir: str | os.PathLike | RunFolder):
                          "status": "", "passed": False, "syntax_ok": False, "overall": 0.0,
                          **dict.fromkeys(METRIC_COLUMNS, 0.0), "has_testbench": False, "parse_error": "",
                          "prompt_tokens": 0, "completion_tokens": 0, "cost": 0.0, "seconds": 0.0,
-                         "finish_reason": "", "reasks": 0, "retries": 0, **sample_cols})
+                         "finish_reason": "", "reasks": 0, "retries": 0, **sample_cols,
+                         **round_legal(None, s.contract)})
             continue
         for i, rec in enumerate(recs):
             res = rec.score()
-            rows.append({**run, "task_id": rec.task_id, "sample": rec.sample, "round": rec.round,
+            rows.append({**round_legal(rec, s.contract),**run, "task_id": rec.task_id, "sample": rec.sample, "round": rec.round,
                          "final": i == len(recs) - 1, "status": res.status, "passed": bool(rec.passed),
                          "syntax_ok": res.syntax_ok, "overall": float(res.overall),
                          **{m: res.metric_percent(res.instance, m) for m in METRIC_COLUMNS},
@@ -94,8 +110,25 @@ def to_frame(run_dir: str | os.PathLike | RunFolder):
                          "finish_reason": rec.finish_reason, "reasks": rec.reasks, "retries": rec.retries,
                          **sample_cols})
     df = pd.DataFrame(rows, columns=list(ROUND_COLUMNS))
-    return _typed(df, {"round": "Int64", "passed_round": "Int64"}).sort_values(
-        ["task_id", "sample", "round"], na_position="first", ignore_index=True)
+    return _typed(df, NULLABLE).sort_values(["task_id", "sample", "round"], na_position="first", ignore_index=True)
+
+
+def round_legal(rec: RoundRecord | None, contract: bool) -> dict[str, Any]:
+    """A round's legal columns (issue 32): its legal verdict, legal coverage, first broken rule (rule, ns)
+    and the count of all broken-rule events, bins hit before the first one; empty without a contract.
+    ``ecov_passed`` is the round's pass as the ECov headline counts it."""
+    legal = ((rec.result or {}).get("legal") or {}) if rec is not None else {}
+    contract = contract or (rec is not None and rec.legal_passed is not None)
+    passed = bool(rec is not None and rec.passed)
+    if not contract:
+        return {"contract": False, "ecov_passed": passed, "legal_passed": None, "legal_overall": None,
+                "violation_rule": "", "violation_ns": None, "violations": None, "bins_hit": None, "bins": None}
+    first = legal.get("violation") or {}
+    return {"contract": True, "ecov_passed": bool(rec is not None and rec.legal_passed),
+            "legal_passed": bool(rec is not None and rec.legal_passed),
+            "legal_overall": float(legal.get("overall") or 0.0), "violation_rule": first.get("rule", ""),
+            "violation_ns": first.get("time_ns"), "violations": sum((legal.get("violations") or {}).values()),
+            "bins_hit": len(legal.get("bins") or []), "bins": legal.get("bins_total")}
 
 
 def samples_frame(run_dir: str | os.PathLike | RunFolder):
@@ -104,16 +137,39 @@ def samples_frame(run_dir: str | os.PathLike | RunFolder):
 
     folder = _folder(run_dir)
     run = _run_columns(folder)
-    rows = [{**run, **{k: getattr(s, k) for k in SAMPLE_COLUMNS if k not in run}} for s in folder.samples()]
+    derived = ("ecov_passed",)
+    rows = [{**run, **{k: getattr(s, k) for k in SAMPLE_COLUMNS if k not in run and k not in derived},
+             "ecov_passed": ecov_passed(s, s.contract)} for s in folder.samples()]
     df = pd.DataFrame(rows, columns=list(SAMPLE_COLUMNS))
-    return _typed(df, {"passed_round": "Int64"}).sort_values(["task_id", "sample"], ignore_index=True)
+    return _typed(df, NULLABLE).sort_values(["task_id", "sample"], ignore_index=True)
+
+
+def tasks_frame(run_dir: str | os.PathLike | RunFolder):
+    """One row per task with its figures as summary.json has them (``ecov_pass_rate`` beside the paper's
+    ``pass_rate``); legal columns are empty on tasks without a contract."""
+    import pandas as pd
+
+    folder = _folder(run_dir)
+    run = _run_columns(folder)
+    c = folder.read_config()
+    per_task = summarize(folder.samples(), max(c.max_rounds, 1), protocol=c.protocol)["per_task"]
+    rows = [{**run, "task_id": t, **{_TASK_KEYS.get(k, k): v for k, v in d.items()}} for t, d in per_task.items()]
+    df = pd.DataFrame(rows, columns=list(TASK_COLUMNS))
+    return _typed(df, NULLABLE).sort_values(["task_id"], ignore_index=True)
 
 
 METRIC_COLUMNS = ("line", "branch", "toggle", "expr", "user")
-_BOOL = ("final", "passed", "syntax_ok", "has_testbench", "sample_passed")
-_INT = ("seed", "sample", "prompt_tokens", "completion_tokens", "sample_rounds", "rounds", "reasks", "retries")
+_BOOL = ("final", "passed", "syntax_ok", "has_testbench", "sample_passed", "contract", "ecov_passed", "violated")
+_INT = ("seed", "sample", "prompt_tokens", "completion_tokens", "sample_rounds", "rounds", "reasks", "retries",
+        "samples", "passed_samples", "ecov_passed_samples", "syntax_ok_samples")
 _FLOAT = ("overall", *METRIC_COLUMNS, "cost", "seconds", "sample_final_overall", "sample_best_overall",
-          "final_overall", "best_overall", "best_state_overall")
+          "final_overall", "best_overall", "best_state_overall", "pass_rate", "ecov_pass_rate", "mean_overall")
+# Columns that may hold no value (read back as <NA>): rounds of a sample that had none, and the legal
+# columns of tasks without a contract.
+NULLABLE = {"round": "Int64", "passed_round": "Int64", "legal_passed_round": "Int64", "legal_passed": "boolean",
+            "legal_overall": "Float64", "violation_ns": "Float64", "violations": "Int64", "bins_hit": "Int64",
+            "bins": "Int64", "legal_bins_hit": "Float64", "legal_bins": "Int64", "legal_passed_samples": "Int64",
+            "legal_best_overall": "Float64"}
 
 
 def _typed(df, nullable: dict[str, str]):
@@ -171,9 +227,9 @@ def read_frame(path: str | os.PathLike, fmt: str | None = None):
     if fmt == "parquet":
         return pd.read_parquet(path)
     if fmt == "csv":
-        df = pd.read_csv(path, keep_default_na=False, na_values={"round": [""], "passed_round": [""]})
+        df = pd.read_csv(path, keep_default_na=False, na_values=dict.fromkeys(NULLABLE, [""]))
     elif fmt == "jsonl":
         df = pd.read_json(path, orient="records", lines=True, dtype=False)
     else:
         raise ValueError(f"unknown table format {fmt!r}; use one of {', '.join(EXPORT_FORMATS)}")
-    return _typed(df, {c: "Int64" for c in ("round", "passed_round") if c in df.columns})
+    return _typed(df, {c: t for c, t in NULLABLE.items() if c in df.columns})

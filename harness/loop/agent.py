@@ -197,14 +197,14 @@ def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConf
                 rejected.append(c.text)
                 rejected_finish.append(c.finish_reason)
         except ModelError as e:
-            error = f"model error at round {r}: {e}"
+            error = f"model error at round {r + 1}: {e}"
             stop_reason = "model_error"
             break
         new_best = False
         if parsed.ok:
             res = safe_score(scorer, design, parsed.testbench, config.seed)
             if res.status == INFRA_ERROR:  # the harness failed, not the model: no result, redone on resume
-                error = f"infra error at round {r}: " + "; ".join(res.errors)[:500]
+                error = f"infra error at round {r + 1}: " + "; ".join(res.errors)[:500]
                 stop_reason = "infra_error"
                 break
             feedback = feedback_fn(res, task.targets)

@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import random
+import socket
 import threading
 import time
 from email.utils import parsedate_to_datetime
@@ -21,9 +22,18 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+from ecov.harness import registry
 from ecov.harness.core.limits import DEFAULT_REQUEST_TIMEOUT, RETRY_AFTER_MAX
-from ecov.harness.models.base import Completion, MissingKeyError, ModelError, ModelRequest, UnknownModelError
+from ecov.harness.models.base import (
+    MODEL,
+    Completion,
+    MissingKeyError,
+    ModelError,
+    ModelRequest,
+    UnknownModelError,
+)
 from ecov.harness.models.cache import ResponseCache, request_key
+from ecov.harness.models.probe import OLLAMA_API, ProbeResult, probe
 
 ACCEPTED_FORMS = (
     "openai/<model>  (OPENAI_API_KEY; with --api-base for any OpenAI-compatible server)",
@@ -31,9 +41,16 @@ ACCEPTED_FORMS = (
     "hosted_vllm/<model>  (a vLLM server; needs --api-base, no key)",
     "ollama/<model>  (a local Ollama server; api_base defaults to http://localhost:11434)",
     "<provider>/<model>  for any other LiteLLM provider (https://docs.litellm.ai/docs/providers)",
-    "builtin/random  (constrained-random baseline, no API)",
-    "builtin/replay  (replays an earlier run folder, needs replay_run)",
 )
+
+
+def accepted_forms() -> list[str]:
+    """The LiteLLM forms, then every registered builtin (from the registry, so the list cannot go stale)."""
+    return [*ACCEPTED_FORMS, *(f"{n}  (built in, no API{'; needs --replay-run RUN_DIR' if n == 'builtin/replay' else ''})"
+                               for n in registry.names(MODEL))]
+# Where a provider's API lives when no --api-base is given (the endpoint probe asks it once).
+DEFAULT_BASES = {"openai": "https://api.openai.com/v1", "anthropic": "https://api.anthropic.com/v1"}
+OLLAMA_BASE = "http://localhost:11434"
 # Providers served locally: no key needed, and the key check is skipped.
 KEYLESS_PROVIDERS = {"hosted_vllm", "vllm", "ollama", "ollama_chat", "lm_studio", "llamafile", "openai_like"}
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "0.0.0.0", "host.docker.internal"}
@@ -61,6 +78,19 @@ def import_litellm():
         litellm.suppress_debug_info = True
         litellm.telemetry = False
         return litellm
+
+
+def _connection_failure(e: BaseException) -> str:
+    """'connection refused' or 'DNS failure' when that is what the exception chain holds, else ''."""
+    seen = 0
+    x: BaseException | None = e
+    while x is not None and seen < 12:
+        if isinstance(x, ConnectionRefusedError):
+            return "connection refused"
+        if isinstance(x, socket.gaierror):
+            return "DNS failure (the host name does not resolve)"
+        x, seen = x.__cause__ or x.__context__, seen + 1
+    return ""
 
 
 def is_local(api_base: str | None) -> bool:
@@ -124,7 +154,7 @@ class LiteLLMModel:
         try:
             _, provider, _, _ = self._litellm.get_llm_provider(model=self.name, api_base=self.api_base)
         except Exception as e:
-            forms = "\n  ".join(ACCEPTED_FORMS)
+            forms = "\n  ".join(accepted_forms())
             raise UnknownModelError(f"unknown model {self.name!r}: {e.__class__.__name__}. "
                                     f"Accepted forms:\n  {forms}") from None
         return str(provider)
@@ -166,6 +196,24 @@ class LiteLLMModel:
             "extra": _cacheable(self.extra),
             **({"attempt": req.attempt} if req.attempt else {}),  # re-asks must not hit the cache
         }
+
+    def probe(self) -> ProbeResult | None:
+        """One look at the endpoint before the first sample (ecov.harness.models.probe); None when this
+        provider has no endpoint we know how to ask. Raises EndpointUnreachable when the run cannot work."""
+        key = self._api_key or ""
+        base = self.api_base
+        if self.provider.startswith("ollama"):
+            return probe(base or OLLAMA_BASE, api=OLLAMA_API)
+        if not base and self.provider in DEFAULT_BASES:
+            base = DEFAULT_BASES[self.provider]
+            key = key or os.environ.get(f"{self.provider.upper()}_API_KEY", "")
+        if not base:
+            return None
+        if self.provider == "anthropic":
+            headers = {"x-api-key": key, "anthropic-version": "2023-06-01"} if key else {}
+        else:
+            headers = {"Authorization": f"Bearer {key}"} if key else {}
+        return probe(base, headers)
 
     def complete(self, req: ModelRequest) -> Completion:
         key = ""
@@ -229,7 +277,7 @@ class LiteLLMModel:
                 self._count("retries")
                 delay = self._delay(retries, e)
                 if self.on_retry is not None:
-                    self.on_retry(f"{self.name}: task {req.task.id} sample {req.sample} round {req.round}: "
+                    self.on_retry(f"{self.name}: task {req.task.id} sample {req.sample} round {req.round + 1}: "
                                   f"{self._describe(e, status)}, retry {retries}/"
                                   f"{self.max_retries} in {delay:.1f} s")
                 time.sleep(delay)
@@ -241,6 +289,9 @@ class LiteLLMModel:
         """The failure in words: a timeout is ours (no answer in time), not an HTTP 408 from the server."""
         if self._timed_out(e):
             return f"no answer within the request timeout ({self.timeout:g} s)"
+        refused = _connection_failure(e)
+        if refused:  # LiteLLM wraps a refused connection as InternalServerError, as if the server said 500
+            return f"{refused} at {self.api_base or self.provider}"
         return f"{e.__class__.__name__} (HTTP {status or '-'})"
 
     def _hint(self, status: int | None) -> str:

@@ -54,10 +54,10 @@ class ReplayModel:
         key = (req.task.id, req.sample, req.round)
         rec = self._rounds.get(key)
         if rec is None:
-            have = sorted(r for (t, s, r) in self._rounds if t == req.task.id and s == req.sample)
+            have = sorted(r + 1 for (t, s, r) in self._rounds if t == req.task.id and s == req.sample)  # 1-based
             hint = f"recorded rounds for this sample: {have}" if have else "no rounds recorded for this sample"
             raise ModelError(f"builtin/replay: {self.run_dir} has no response for task {req.task.id!r} "
-                             f"sample {req.sample} round {req.round} ({hint})")
+                             f"sample {req.sample} round {req.round + 1} ({hint})")
         rejected = rec.rejected_responses or []
         if req.attempt < len(rejected):  # a re-asked round: replay the unusable answers first, in order
             reasons, finishes = rec.reask_reasons or [], rec.rejected_finish or []

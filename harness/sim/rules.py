@@ -41,7 +41,7 @@ from ecov.harness.sim.verilator import VERILATOR_FLAGS, verilator_root
 
 TB_FILE = "testbench.sv"
 # Bump when a rule is added or changed: part of every score cache key (harness/tracks/sv/scorer.py).
-RULES_VERSION = "3"  # 3: dut-output-write, parameter-override, event-string, interface-handle, escaped-name
+RULES_VERSION = "4"  # 4: on an unparsable testbench the tree rules give only the parse verdict (its build decides); 3: dut-output-write, parameter-override, event-string, interface-handle, escaped-name
 
 # ---------------------------------------------------------------------------------------------------
 # The allow-lists. A system task/function not named here is refused (rule "system-task").
@@ -319,10 +319,21 @@ def _check_tree(text: str, region: _Region, extra_defs: set[str], instance: str,
     de = pyslang.DiagnosticEngine(sm)
     for d in tree.diagnostics:
         if d.isError() and sm.getFileName(d.location) == TB_FILE:
-            found.append(Violation("unparsable", sm.getLineNumber(d.location),
-                                   f"the rules checker cannot parse this: {de.formatMessage(d)}", deferred=True))
-            break
+            # Rules judge only testbenches that parse: what they found on a recovered tree is noise. The
+            # build decides (Verilator's own message, a compile error) or, if Verilator accepts what the
+            # rules cannot read, this deferred verdict refuses it.
+            return [Violation("unparsable", sm.getLineNumber(d.location),
+                              f"the rules checker cannot parse this: {de.formatMessage(d)}", deferred=True)]
     return found
+
+
+def parses(tb: str) -> bool:
+    """Whether the rules' parser reads ``tb`` (unpreprocessed) without a syntax error: callers that give
+    hints before a build (ecov-score's instance check) give them only on testbenches that parse."""
+    from pyslang.syntax import SyntaxTree
+
+    with _lock:
+        return not any(d.isError() for d in SyntaxTree.fromText(tb).diagnostics)
 
 
 # In an escaped identifier: what could end a C++ string literal or comment when Verilator prints the name.

@@ -168,7 +168,7 @@ def render(task: Task, mp: ModulePorts, roles: Roles, plan: Plan) -> str:
     L: list[str] = []
     add = L.append
     add(f"// builtin/random: constrained-random testbench for {task.dut_module}")
-    add(f"// task {task.id}, sample {plan.sample}, round {plan.round}: {len(plan.segments)} segment(s), "
+    add(f"// task {task.id}, sample {plan.sample}, round {plan.round + 1}: {len(plan.segments)} segment(s), "
         f"{plan.cycles} cycles")
     add(f"// clocks: {', '.join(clocks) or 'none'}; resets: "
         + (", ".join(f"{r} (active {'low' if lo else 'high'})" for r, lo in resets.items()) or "none"))
