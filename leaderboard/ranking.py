@@ -44,8 +44,13 @@ def standing(config: RunConfig, samples: Iterable[SampleRecord], full_tasks: fro
     if full_tasks is None or not full_tasks:
         reasons.append("the benchmark's task set is not known to this build, so completeness cannot be checked")
         return Standing(False, "; ".join(reasons))
-    per_task = Counter(s.task_id for s in samples)
-    done = set(per_task)
+    samples = list(samples)
+    # A sample that ended on a fault is left out of every figure (metrics.summarize): not a finished one.
+    per_task = Counter(s.task_id for s in samples if not s.error)
+    faults = sum(1 for s in samples if s.error)
+    if faults:
+        reasons.append(f"{faults} sample(s) ended on a fault (a model or harness error), so the run is unfinished")
+    done = set(per_task) | {s.task_id for s in samples}
     missing = full_tasks - done
     if missing:
         reasons.append(f"covers {len(done & full_tasks)} of the benchmark's {len(full_tasks)} tasks")

@@ -20,7 +20,7 @@ import hashlib
 import json
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -382,8 +382,8 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
         if not recs:  # nothing to derive its figures from: refused, whatever it claims
             diff(s.task_id, s.sample, None, "sample.rounds", f"{s.rounds} claimed, none recorded",
                  "a sample's figures are derived from its recorded rounds")
-            rebuilt.append(sample_from_rounds(s.task_id, s.sample, [], error="no rounds recorded",
-                                              protocol=config.protocol, stop_reason="model_error"))
+            # A failure, not a fault: a fault is left out of every figure, which would reward removing rounds.
+            rebuilt.append(sample_from_rounds(s.task_id, s.sample, [], protocol=config.protocol))
             continue
         ver.checked_samples += 1
 
@@ -391,7 +391,8 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
             return memo.get(_tb_key(task_id, testbench, config.seed))
 
         der = rederive(task, s.sample, recs, loop, results, builtin)
-        rebuilt.append(der.sample)
+        # A sample stopped at a testbench nobody recorded failed; it is no fault (left out of the figures).
+        rebuilt.append(replace(der.sample, error="") if der.unscored else der.sample)
         for r in der.unscored:
             diff(s.task_id, s.sample, r, "testbench", "not recorded",
                  f"round {r}'s answer gives a testbench no recorded round holds")

@@ -23,7 +23,7 @@ from fake_openai import FakeOpenAIServer
 from test_leaderboard import WEAK_TB, _meta, _submission, runs, scorer, scores, task, write_run  # noqa: F401
 
 from ecov.harness.benchmark.store import dataset_hash, load_benchmark
-from ecov.harness.core.run_folder import RunConfig, RunFolder
+from ecov.harness.core.run_folder import RunConfig, RunFolder, SampleRecord
 from ecov.harness.evaluation.runner import build_summary, run_eval
 from ecov.harness.models import ModelRequest, get_model
 from ecov.harness.scoring.config import EngineConfig
@@ -132,6 +132,33 @@ def test_samples_with_identical_answers_are_flagged(tmp_path, task, scorer):
     assert ver.verdict == VERIFIED, ver.report()
     assert ver.warnings[-1] == "flagged: updown_counter: samples 0, 1 give identical answers in every round"
     assert "1 flagged: updown_counter" in site_module.verification_mark(ver, ver.run_digest, True).detail
+
+
+def test_a_claimed_fault_reproduces_but_never_ranks(tmp_path, runs, scorer, task):
+    """A fault is left out of every figure, so a forger stops a failing sample early and calls it a
+    model error: the re-derivation reproduces the fault (the answers end there), but a run with a fault
+    is unfinished, and never ranked."""
+    from ecov.harness.core.run_folder import RoundRecord
+    from ecov.harness.core.state import sample_from_rounds
+    from ecov.leaderboard.ranking import standing
+
+    dest = _submission(tmp_path, runs["good"])
+    run = dest / "run"
+    rounds = [r for r in _jsonl(run / "rounds.jsonl") if not (r["sample"] == 1 and r["round"] == 1)]
+    _write_jsonl(run / "rounds.jsonl", rounds)
+    kept = [RoundRecord.from_dict(r) for r in rounds if r["sample"] == 1]
+    forged = sample_from_rounds(task.id, 1, kept, error="model error at round 2: HTTP 503",
+                                protocol="llm4cov", stop_reason="model_error")
+    _write_jsonl(run / "samples.jsonl", [s if s["sample"] == 0 else forged.to_dict()
+                                         for s in _jsonl(run / "samples.jsonl")])
+    _resummarize(run)
+    ver = _verify(dest, scorer)
+    assert ver.verdict == VERIFIED, ver.report()
+    with open_submission(dest) as sub:
+        config = sub.run.read_config()
+    samples = [SampleRecord.from_dict(d) for d in ver.samples]
+    st = standing(config, samples, frozenset({task.id}), verdict=ver.verdict)
+    assert not st.ranked and "1 sample(s) ended on a fault" in st.reason
 
 
 # ---- names ----------------------------------------------------------------------------------------------
