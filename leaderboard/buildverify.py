@@ -12,20 +12,26 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from ecov.harness.core import bounded_json
 from ecov.harness.core.protocol import get_protocol
+from ecov.harness.core.records import Design, ScoreResult
 from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.sim.rules import RULES_VERSION
 from ecov.harness.tracks.base import get_track, make_bughunt_engine
 from ecov.leaderboard.identity import IdentityError, resolve
-from ecov.leaderboard.submission import Submission, SubmissionError, run_digest
+from ecov.leaderboard.stats import group_rounds
+from ecov.leaderboard.submission import Submission, SubmissionError, open_submission, run_digest
 from ecov.leaderboard.untrusted import write_inside
-from ecov.leaderboard.verify import ERROR, VERIFY_VERSION, ScoreFn, Verification, verify_submission
+from ecov.leaderboard.verify import ERROR, VERIFY_VERSION, ScoreFn, Verification, to_score, verify_submission
 
-ENTRY_SCHEMA = 1
+ENTRY_SCHEMA = 2  # 2: verifications carry the re-derived samples
+MAX_ENTRY_BYTES = 256 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -73,19 +79,35 @@ class VerifyCache:
                                   "a submitter could put a verification there; keep it outside")
 
     def get(self, key: VerifyKey) -> Verification | None:
+        """The cached verification, or None: an entry that is too large, nests too deep, is not this
+        key's or does not load is dropped (and the submission verified again), never fatal."""
         path = self.folder / key.file
         try:
-            data = json.loads(path.read_text())
+            data = bounded_json.read(path, max_bytes=MAX_ENTRY_BYTES)
             if data.get("schema") != ENTRY_SCHEMA or data.get("key") != asdict(key):
-                return None
+                raise ValueError("not this key's entry")
             return Verification.from_dict(data["verification"])
-        except (OSError, ValueError, TypeError, KeyError):
-            return None  # absent or unreadable: verified again
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError):
+            path.unlink(missing_ok=True)  # verified again, and written anew
+            return None
 
     def put(self, key: VerifyKey, ver: Verification) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
         entry = {"schema": ENTRY_SCHEMA, "key": asdict(key), "verification": ver.to_dict()}
         write_inside(self.folder / key.file, json.dumps(entry, indent=1, default=str) + "\n")
+
+
+@dataclass(frozen=True)
+class SimJob:
+    """One distinct testbench the build simulates, for the first submission (in build order) that has it."""
+
+    submission: str
+    tb_lang: str
+    design: Design
+    testbench: str
+    seed: int
 
 
 @dataclass
@@ -94,8 +116,19 @@ class BuiltVerification:
     reused: bool  # from the cache of an earlier build, rather than re-scored now
 
 
+def design_digest(design) -> str:
+    """The content of a design (files, top, instance, contract, parameter sets): what a score depends on
+    besides the testbench, the seed and the scorer."""
+    return hashlib.sha256(json.dumps(design.to_dict(), sort_keys=True).encode()).hexdigest()
+
+
 class BuildVerifier:
     """Verifies submissions for one build: one engine per track (disk cache off), results kept in a cache.
+
+    Across the build each distinct testbench is simulated once (keyed by the scorer's identity, the
+    design's content, the testbench and the seed, whatever engine computes the score): ``prefetch`` scores
+    those of every submission still to verify before the pages are built, the submissions with the fewest
+    new testbenches first (so most finish, and are cached, early), with progress lines.
 
     ``score`` replaces the engine's scoring (tests score through a session engine); the key still names
     the track's real engine, so a cache is never shared across scorer versions."""
@@ -104,6 +137,8 @@ class BuildVerifier:
                  progress: Callable[[str], None] | None = None):
         self.cache, self.score, self.jobs, self.progress = cache, score, jobs, progress
         self._engines: dict[str, object] = {}
+        self._memo: dict[tuple[str, str, str, int], ScoreResult] = {}
+        self._lock = threading.Lock()
         self.simulated = 0  # distinct testbenches simulated by this build (0 when every result was reused)
 
     def _engine(self, tb_lang: str):
@@ -115,6 +150,91 @@ class BuildVerifier:
         ident = {"track": tb_lang or "sv", **self._engine(tb_lang).identity(), "rules": RULES_VERSION,
                  "verify": VERIFY_VERSION}
         return json.dumps(ident, sort_keys=True)
+
+    def _memo_key(self, scoring: str, design, tb: str, seed: int) -> tuple[str, str, str, int]:
+        return scoring, design_digest(design), hashlib.sha256(tb.encode()).hexdigest(), seed
+
+    def _scorer(self, tb_lang: str) -> ScoreFn:
+        """Score through the build's memo: a testbench scored for one submission is not simulated again."""
+        scoring = self.scoring_id(tb_lang)
+        engine = self._engine(tb_lang)
+        real = self.score or (lambda design, tb, seed: engine.score(design, tb, seed=seed))
+
+        def score(design, tb: str, seed: int) -> ScoreResult:
+            key = self._memo_key(scoring, design, tb, seed)
+            with self._lock:
+                hit = self._memo.get(key)
+            if hit is None:
+                hit = real(design, tb, seed)
+                with self._lock:
+                    self.simulated += key not in self._memo
+                    self._memo[key] = hit
+            return hit
+
+        return score
+
+    def _key(self, sub: Submission, config, resolved) -> VerifyKey:
+        contracts = contracts_digest(resolved[1].values())
+        if get_protocol(config.protocol).bughunt:  # the mutants and targets live outside the dataset hash
+            ident = make_bughunt_engine(config.tb_lang, EngineConfig(use_cache=False)).identity()
+            contracts += ":bughunt:" + bughunt_digest(resolved[1].values(), ident)
+        return VerifyKey(run_digest(sub.run_dir), resolved[0].dataset_hash, self.scoring_id(config.tb_lang),
+                         contracts)
+
+    def plan(self, folders: list[Path]) -> list[SimJob]:
+        """The distinct testbenches the submissions in ``folders`` need that neither the verify cache nor
+        this build's memo holds, the submissions with the fewest such testbenches first; a submission that
+        cannot be read is left to its own verification, which reports why."""
+        plans = []
+        for folder in folders:
+            try:
+                with open_submission(folder) as sub:
+                    config = sub.run.read_config()
+                    if get_protocol(config.protocol).bughunt:  # scored per mutant by its own verification
+                        continue
+                    resolved = resolve(config)
+                    if self.cache and self.cache.get(self._key(sub, config, resolved)) is not None:
+                        continue
+                    todo = to_score(config, group_rounds(sub.run.rounds()), sub.run.samples(), resolved[1])
+                    scoring, designs, items = self.scoring_id(config.tb_lang), {}, []
+                    for task, tb in todo.values():
+                        design = designs.get(task.id) or designs.setdefault(task.id, task.design)
+                        items.append((self._memo_key(scoring, design, tb, config.seed), design, tb))
+                    plans.append((sub.name, config.tb_lang, config.seed, items))
+            except Exception:  # noqa: BLE001 - its own verification reports what is wrong with it
+                continue
+        jobs, seen = [], set(self._memo)
+        while plans:  # cheapest first: the submission with the fewest testbenches not yet planned
+            plans.sort(key=lambda p: (sum(1 for k, _, _ in p[3] if k not in seen), p[0]))
+            name, tb_lang, seed, items = plans.pop(0)
+            for key, design, tb in items:
+                if key not in seen:
+                    seen.add(key)
+                    jobs.append(SimJob(name, tb_lang, design, tb, seed))
+        return jobs
+
+    def prefetch(self, folders: list[Path]) -> None:
+        """Simulate every distinct testbench the submissions in ``folders`` need, once (``plan``), before
+        they are verified one by one, ``jobs`` at a time, with a progress line each."""
+        jobs = self.plan(folders)
+        if not jobs:
+            return
+        if self.progress:
+            subs = len({j.submission for j in jobs})
+            self.progress(f"verify: {len(jobs)} distinct testbenches of {subs} submissions to simulate")
+        scorers = {lang: self._scorer(lang) for lang in {j.tb_lang for j in jobs}}
+
+        def one(job: SimJob) -> ScoreResult | None:
+            try:
+                return scorers[job.tb_lang](job.design, job.testbench, job.seed)
+            except Exception:  # noqa: BLE001 - scored again, and reported, by the submission's verification
+                return None
+
+        with ThreadPoolExecutor(max_workers=max(1, self.jobs)) as pool:
+            for i, (job, res) in enumerate(zip(jobs, pool.map(one, jobs), strict=True), 1):
+                if self.progress:
+                    what = f"{res.status}, overall {res.overall:.2f}%" if res is not None else "failed"
+                    self.progress(f"[{i}/{len(jobs)}] {job.submission}: {what}")
 
     def __call__(self, sub: Submission) -> BuiltVerification:
         config = sub.run.read_config()
@@ -130,11 +250,7 @@ class BuildVerifier:
         except IdentityError as e:
             return error(f"cannot verify against benchmark {config.benchmark}/{config.split}: {e}")
         try:
-            contracts = contracts_digest(resolved[1].values())
-            if get_protocol(config.protocol).bughunt:  # the mutants and targets live outside the dataset hash
-                ident = make_bughunt_engine(config.tb_lang, EngineConfig(use_cache=False)).identity()
-                contracts += ":bughunt:" + bughunt_digest(resolved[1].values(), ident)
-            key = VerifyKey(digest, resolved[0].dataset_hash, self.scoring_id(config.tb_lang), contracts)
+            key = self._key(sub, config, resolved)
         except Exception as e:  # noqa: BLE001 - a track whose scorer cannot run here (no sandbox for it)
             return error(f"cannot make the {config.tb_lang} scorer here: {type(e).__name__}: {e}")
         cached = self.cache.get(key) if self.cache else None
@@ -142,11 +258,9 @@ class BuildVerifier:
             cached.submission = sub.name
             return BuiltVerification(cached, True)
         if self.progress:
-            self.progress(f"{sub.name}: re-scoring every recorded testbench")
-        engine = self._engine(config.tb_lang)
-        score = self.score or (lambda design, tb, seed: engine.score(design, tb, seed=seed))
-        ver = verify_submission(sub, score=score, progress=self.progress, jobs=self.jobs, resolved=resolved)
-        self.simulated += ver.scored
+            self.progress(f"{sub.name}: re-deriving every sample from its re-scored testbenches")
+        ver = verify_submission(sub, score=self._scorer(config.tb_lang), progress=None, jobs=self.jobs,
+                                resolved=resolved)
         if self.cache and ver.verdict != ERROR:  # an error (an engine fault, say) is tried again next build
             self.cache.put(key, ver)
         return BuiltVerification(ver, False)

@@ -102,11 +102,17 @@ def histogram_chart(counts: list[int], title: str, x_label: str = "final overall
     return _frame(title, body)
 
 
+SIZE_RANGE = (1e-3, 1e5)  # billions of parameters
+
+
 def scatter_chart(points: list[tuple[float, float, str]], title: str,
                   x_label: str = "model size (billions of parameters, log scale)",
                   y_label: str = "pass rate (%)") -> str:
     """(x, y, label) points; x on a log scale (model sizes span orders of magnitude), y 0..100."""
-    points = [(j, x, y, lab) for j, (x, y, lab) in enumerate(points) if x and x > 0]
+    # Sizes outside a million to a hundred trillion parameters (the schema's range) are drawn at its edge:
+    # a denormal or infinite size must not stretch the axis over hundreds of decades.
+    points = [(j, min(max(x, SIZE_RANGE[0]), SIZE_RANGE[1]), y, lab) for j, (x, y, lab) in enumerate(points)
+              if x and x > 0 and math.isfinite(x)]
     body = _y_axis(0, 100, y_label)
     if not points:
         body.append(f'<text x="{W / 2}" y="{H / 2}" text-anchor="middle" class="tick">'

@@ -37,7 +37,7 @@ from ecov.harness.benchmark.store import load_benchmark
 from ecov.harness.contracts.spec import meta_of
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL
 from ecov.harness.core.records import ALL_METRICS, ScoreResult
-from ecov.harness.core.run_folder import RoundRecord
+from ecov.harness.core.run_folder import RoundRecord, SampleRecord
 from ecov.harness.evaluation.baseline import RandomBaseline, load_random_baseline
 from ecov.harness.evaluation.tables import to_frame, write_frame
 from ecov.harness.tracks.base import get_track
@@ -46,13 +46,13 @@ from ecov.leaderboard.bughunt_boards import bughunt_boards, is_bughunt
 from ecov.leaderboard.buildverify import BuildVerifier
 from ecov.leaderboard.identity import HUB_ID
 from ecov.leaderboard.legal_view import legal_targets, round_legal, sample_legal, task_legal
+from ecov.leaderboard.names import NameBook, NameError_, normalise, reserved
 from ecov.leaderboard.ranking import Standing, reference_line, standing
 from ecov.leaderboard.stats import RunView, difficulty_levels, group_rounds, histogram, run_view
 from ecov.leaderboard.submission import (
     RUN_FILES,
     SUBMISSION_FILE,
     Submission,
-    SubmissionError,
     check_name,
     list_submissions,
     open_submission,
@@ -143,6 +143,7 @@ class Entry:
     tasks: list[dict[str, Any]] = field(default_factory=list)
     standing: Standing = field(default_factory=lambda: Standing(False, "not checked"))
     by_build: bool = False  # the verification was made by this build (or its cache), not committed
+    group: tuple[str, str, str] = ("", "", "")  # (benchmark, mode with the track's suffix, protocol): its table
     line: str = ""  # a baseline's reference line ("ceiling", "floor", ...; ranking.reference_line): no rank
 
     @property
@@ -200,6 +201,8 @@ def verification_mark(ver: Verification | None, digest: str, by_build: bool = Fa
                                           "not verified by this build")
     if ver.verdict == VERIFIED:
         extra = f"; non-standard settings: {'; '.join(ver.nonstandard)}" if ver.nonstandard else ""
+        flags = [w for w in ver.warnings if w.startswith("flagged: ")]
+        extra += f"; {len(flags)} flagged: {flags[0][9:]}" if flags else ""
         return Mark("verified", "verified", f"re-scored by this site's build: {ver.checked_rounds} rounds "
                                             f"({ver.created[:10]}), all numbers reproduce{extra}")
     if ver.verdict == FAILED:
@@ -380,23 +383,31 @@ def _task_pages(env: jinja2.Environment, entry: Entry, sub_dir: Path, targets: d
 def _entry(folder: Path, env: jinja2.Environment, out: Path, infos: dict[str, BenchmarkInfo],
            verifier: BuildVerifier | None = None, report: BuildReport | None = None) -> Entry:
     check_name(folder.name)  # it becomes a URL path
-    with open_submission(folder) as sub:
+    with open_submission(folder) as sub:  # the schema first (leaderboard/schema.py): refused otherwise
+        sub.meta.model = normalise(sub.meta.model)  # NFKC, no invisible characters (leaderboard/names.py)
         config = sub.run.read_config()
         if config.benchmark not in infos:
             infos[config.benchmark] = benchmark_info(config.benchmark)
         info = infos[config.benchmark]
-        view = run_view(config, sub.run.samples(), info.difficulty, info.hard,
-                        checked_contracts(info, config.tb_lang))
         ver = read_verification(sub.verification_path) if sub.verification_path.exists() else None
+        samples = sub.run.samples()
         if verifier is not None:
             built = verifier(sub)
             ver = built.verification
+            # The figures shown are those the build re-derived, never the submitted ones.
+            samples = [SampleRecord.from_dict(d) for d in ver.samples] if ver.samples else samples
             if report is not None:
                 report.verified.append(f"{sub.name}: {ver.verdict}, "
                                        + ("reused from the verify cache" if built.reused else "re-scored now"))
-        entry = Entry(sub.name, sub, view, verification_mark(ver, run_digest(sub.run_dir), verifier is not None),
-                      ver, standing=standing(config, view.samples, info.task_ids), by_build=verifier is not None,
-                      line=reference_line(config.model))
+        view = run_view(config, samples, info.difficulty, info.hard, checked_contracts(info, config.tb_lang))
+        by_build = verifier is not None
+        verdict = ver.verdict if by_build and ver is not None else None
+        entry = Entry(sub.name, sub, view, verification_mark(ver, run_digest(sub.run_dir), by_build),
+                      ver, standing=standing(config, view.samples, info.task_ids, verdict=verdict),
+                      by_build=by_build, line=reference_line(config.model))
+        # Tracks and protocols are never ranked together: a cocotb (Python) run gets its own table,
+        # "agentic · cocotb", and each protocol its own.
+        entry.group = (entry.benchmark, config.mode + get_track(config.tb_lang).table_suffix, entry.protocol)
         against = identity_problem(config, ver)
         if against:
             entry.standing = Standing(False, against)
@@ -422,6 +433,42 @@ def _entry(folder: Path, env: jinja2.Environment, out: Path, infos: dict[str, Be
             _write(sub_dir / "verification.html",
                    env.get_template("verification.html.j2").render(root="../../", entry=entry, ver=ver))
         return entry
+
+
+def _why(e: BaseException) -> str:
+    """One line for the list of submissions left out: the reason, never a traceback."""
+    text = " ".join(str(e).split())[:500]
+    return text if isinstance(e, ValueError | OSError) else f"{type(e).__name__}: {text}"
+
+
+def _admit_names(entries: list[Entry], verified_build: bool, report: BuildReport, out: Path) -> list[Entry]:
+    """The entries whose model names may be listed (leaderboard/names.py), in their order. The build's own
+    rows (a builtin model whose every answer this build re-made) are admitted first, then plain-ASCII names;
+    a name that looks like one already admitted (same TS #39 skeleton, other spelling) is refused, and so is
+    a row claiming the type baseline or a builtin/ name without being such a row. A build without --verify
+    cannot tell: such rows stay listed, unranked, with the reason."""
+    def own(e: Entry) -> str:
+        ver = e.verification
+        return ver.reproduced_model if e.by_build and ver is not None and ver.ok else ""
+
+    book, refused = NameBook(), set()
+    # The build's own rows, then plain-ASCII names (a look-alike of one needs other characters), then the rest.
+    for e in sorted(entries, key=lambda e: (not own(e), not e.sub.meta.model.isascii(), e.name)):
+        try:
+            meta = e.sub.meta
+            made = own(e)
+            if reserved(meta.model, meta.type) and not (made and meta.model.startswith(made)):
+                why = ("the type baseline and builtin/ names are reserved for the rows the build makes itself "
+                       "(a builtin model whose answers it re-makes)")
+                if verified_build:
+                    raise NameError_(f"model name {meta.model!r} (type {meta.type}): {why}")
+                e.standing = Standing(False, "; ".join(filter(None, [e.standing.reason, why])))
+            book.admit(meta.model)
+        except NameError_ as err:
+            refused.add(e.name)
+            report.skipped.append(f"{e.name}: refused: {err}")
+            shutil.rmtree(out / "s" / e.name, ignore_errors=True)
+    return [e for e in entries if e.name not in refused]
 
 
 def repository_url() -> str:
@@ -462,19 +509,21 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
         shutil.rmtree(out / "tables")
     entries: list[Entry] = []
     infos: dict[str, BenchmarkInfo] = {}
-    for folder in list_submissions(submissions):
+    folders = list_submissions(submissions)
+    if verifier is not None:
+        verifier.prefetch(folders)  # each distinct testbench of the build simulated once, cheapest first
+    for folder in folders:
         try:
             entries.append(_entry(folder, env, out, infos, verifier, report))
-            report.entries.append(folder.name)
-        except (SubmissionError, OSError, ValueError, KeyError, TypeError) as e:
-            report.skipped.append(f"{folder.name}: {e}")
+        except Exception as e:  # noqa: BLE001 - nothing one submission holds may take the build down
+            report.skipped.append(f"{folder.name}: {_why(e)}")
+            shutil.rmtree(out / "s" / folder.name, ignore_errors=True)
+    entries = _admit_names(entries, verifier is not None, report, out)
+    report.entries = [e.name for e in entries]
 
     groups: dict[tuple[str, str, str], list[Entry]] = defaultdict(list)
     for e in entries:
-        # Tracks and protocols are never ranked together: a cocotb (Python) run gets its own table,
-        # "agentic · cocotb", and each protocol its own.
-        mode = e.view.config.mode + get_track(getattr(e.view.config, "tb_lang", None)).table_suffix
-        groups[(e.benchmark, mode, e.protocol)].append(e)
+        groups[e.group].append(e)
     tables = []
 
     def order(kv):

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ecov.harness.core.run_folder import RunFolder
+from ecov.leaderboard.schema import SchemaError, check_run_files, check_submission_file
 from ecov.leaderboard.untrusted import UntrustedError, check_tree, safe_extract
 
 SUBMISSION_FILE = "submission.json"
@@ -156,18 +157,28 @@ def open_submission(folder: str | Path) -> Iterator[Submission]:
         raise SubmissionError(f"{folder}: not a submission folder")
     try:
         check_tree(folder)  # no file of a submission may lead outside it
-    except UntrustedError as e:
+        check_submission_file(folder)  # the schema before anything reads a file (leaderboard/schema.py)
+    except (UntrustedError, SchemaError) as e:
         raise SubmissionError(str(e)) from e
     meta = read_meta(folder)
     name = folder.name
     if (folder / RUN_DIR).is_dir():
-        yield Submission(name, folder, meta, _find_run_root(folder / RUN_DIR))
+        yield Submission(name, folder, meta, _checked(_find_run_root(folder / RUN_DIR), folder))
         return
     if (folder / RUN_ARCHIVE).is_file():
         with tempfile.TemporaryDirectory(prefix="ecov-sub-") as tmp:
-            yield Submission(name, folder, meta, _extract(folder / RUN_ARCHIVE, Path(tmp)))
+            yield Submission(name, folder, meta, _checked(_extract(folder / RUN_ARCHIVE, Path(tmp)), folder))
         return
     raise SubmissionError(f"{folder}: neither {RUN_DIR}/ nor {RUN_ARCHIVE}")
+
+
+def _checked(run_dir: Path, folder: Path) -> Path:
+    """The run folder, once every file the leaderboard reads has the schema's shape."""
+    try:
+        check_run_files(run_dir, folder / VERIFICATION_FILE)
+    except SchemaError as e:
+        raise SubmissionError(f"refused by the schema: {e}") from e
+    return run_dir
 
 
 def list_submissions(root: str | Path) -> list[Path]:
@@ -202,7 +213,8 @@ def add_submission(run_dir: str | Path, submissions: str | Path, name: str, meta
         raise SubmissionError(f"{src}: run folder has no rounds.jsonl")
     try:
         check_tree(src)
-    except UntrustedError as e:
+        check_run_files(src)  # what the site's build would refuse, refused here first
+    except (UntrustedError, SchemaError) as e:
         raise SubmissionError(str(e)) from e
     faults = [s for s in RunFolder(src).samples() if s.error]
     if faults:

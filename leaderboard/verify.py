@@ -1,15 +1,18 @@
-"""Verify a submission: re-score every recorded testbench and compare with what was submitted.
+"""Verify a submission: re-score every recorded testbench, re-derive every sample, compare.
 
 Nothing submitted is taken on trust. Each round's testbench is scored again with the run's track's
 engine (disk cache off, so a tampered local cache cannot vouch for itself) at the seed the config's seed
 scheme gives (never the seed a round claims), against the task's design loaded from the benchmark the
 run's config names, which must be one ECov knows by name and whose dataset hash the run recorded
-(ecov.leaderboard.identity). Then the per-sample records are rebuilt
-from the re-scored rounds, and the summary from those samples. Every figure that differs is listed
-with where it is (task, sample, round, instance, metric) and both values. A run whose figures reproduce
-but whose n, rounds or seed are not the protocol's (leaderboard/rules.py) is verified with standing
-"non-standard" and the reasons; the site lists it apart, unranked.
-"""
+(ecov.leaderboard.identity). Then every sample is re-derived by the agent loop itself from its recorded
+answers and those re-scored results (leaderboard/rederive.py): the prompt of each round under the claimed
+protocol and track (its digest must match the recorded one), the testbench each answer gives, feedback,
+pass and legal verdicts, and the sample's figures; a sample without rounds is refused. A builtin model's
+answers are re-made rather than read. The summary is recomputed from the re-derived samples, which the
+site shows. Every figure that differs is listed with where it is (task, sample, round, instance, metric)
+and both values. A run whose figures reproduce but whose n, rounds or seed are not the protocol's
+(leaderboard/rules.py) is verified with standing "non-standard" and the reasons; the site lists it apart,
+unranked."""
 
 from __future__ import annotations
 
@@ -17,20 +20,23 @@ import hashlib
 import json
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from ecov.harness.benchmark.store import dataset_hash
-from ecov.harness.core.protocol import bughunt_passed, get_protocol
+from ecov.harness.core.protocol import get_protocol
 from ecov.harness.core.records import INFRA_ERROR, REJECTED, Design, ScoreResult
-from ecov.harness.core.run_folder import RoundRecord, RunFolder, SampleRecord
-from ecov.harness.core.state import StateTracker, sample_from_rounds, state_key
+from ecov.harness.core.run_folder import RoundRecord, RunConfig, RunFolder, SampleRecord
+from ecov.harness.core.state import sample_from_rounds
 from ecov.harness.evaluation.metrics import summarize
+from ecov.harness.evaluation.runner import verilator_version
 from ecov.harness.loop.bughunt_round import BughuntRoundScorer
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.base import get_track, make_bughunt_engine
+from ecov.harness.tracks.sv.prompts import prompt_hash
 from ecov.leaderboard.identity import BenchmarkIdentity, load_known, resolve
+from ecov.leaderboard.rederive import agent_config, builtin_model, rederive
 from ecov.leaderboard.rules import NON_STANDARD, STANDARD, rounds_allowed, setting_problems
 from ecov.leaderboard.stats import group_rounds
 from ecov.leaderboard.submission import Submission, run_digest
@@ -39,8 +45,10 @@ VERIFIED, DIFFERS, ERROR = "verified", "differs", "error"
 FAILED = "failed"  # a round the submission counts was refused by a test rule or an integrity check
 PERCENT_TOL = 0.005  # percents are stored rounded to 2 decimals
 # Bump when what verify checks changes: the site build's cache (leaderboard/buildverify.py) keys on it.
-VERIFY_VERSION = "3"  # 2: the protocol's rules (n, rounds, seed), samples past n, rounds past the maximum;
-# 3: the contract figures the pages show (legal coverage, broken rules, bins) per round and sample
+# 2: the protocol's rules (n, rounds, seed), samples past n, rounds past the maximum; 3: the contract figures
+# the pages show (legal coverage, broken rules, bins) per round and sample; 4: every sample re-derived through
+# the agent loop (prompts, legal verdicts, builtin answers re-made), the re-derived samples kept.
+VERIFY_VERSION = "4"
 
 ScoreFn = Callable[[Design, str, int], ScoreResult]
 TaskLoader = Callable[[str, str], dict[str, Task]]
@@ -93,6 +101,10 @@ class Verification:
     # "standard", or "non-standard" when the run's settings are not the protocol's (reasons in nonstandard).
     standing: str = ""
     nonstandard: list[str] = field(default_factory=list)
+    # The samples as the agent loop re-derived them from the re-scored rounds: what the site shows.
+    samples: list[dict[str, Any]] = field(default_factory=list)
+    # The builtin model whose every answer this verification re-made ("" when the answers were read).
+    reproduced_model: str = ""
 
     @property
     def ok(self) -> bool:
@@ -237,21 +249,6 @@ def compare_sample_bughunt(submitted: SampleRecord, rebuilt: SampleRecord) -> li
     return out
 
 
-def stop_reason_of(recs: list[RoundRecord], task: Task, protocol: str, submitted: SampleRecord) -> str:
-    """Why the sample ended, from its re-scored rounds (the agent loop's rule), not from what it says."""
-    proto = get_protocol(protocol)
-    if not submitted.stop_reason:  # records written before stop reasons existed carry none
-        return ""
-    if submitted.error:
-        return submitted.stop_reason if submitted.stop_reason in ("model_error", "infra_error") else "model_error"
-    last = recs[-1]
-    if not last.testbench:
-        return "format" if proto.format_reasks else "rounds"
-    if proto.stop_after(last.score(), task.targets):
-        return proto.early_stop
-    return "rounds"
-
-
 def _summary_numbers(summary: dict[str, Any]) -> dict[str, float]:
     """Flatten the numeric leaves of summary.json ("pass_at.1" style keys) for a defensive compare."""
     flat: dict[str, float] = {}
@@ -281,27 +278,32 @@ def _tb_key(task_id: str, testbench: str, seed: int) -> tuple[str, str, int]:
     return task_id, hashlib.sha256(testbench.encode()).hexdigest(), seed
 
 
-def _seed(rec: RoundRecord, default: int) -> int:
-    """The simulation seed of every round is the config's (RunConfig.seed): what a round claims is checked
-    against it, never used (picking the best of several seeds would otherwise verify)."""
-    return default
-
-
-def _score_all(grouped: dict[tuple[str, int], list[RoundRecord]], tasks: dict[str, Task], default_seed: int,
-               score: ScoreFn, jobs: int, progress: Callable[[str], None] | None,
-               bughunt: bool = False) -> dict[tuple, ScoreResult]:
-    """Simulate each distinct (task, testbench, seed) once, ``jobs`` at a time. A bug-hunt scorer is given
-    the task (its mutants), any other the task's design."""
-    todo: dict[tuple[str, str, int], tuple[Task, str, int]] = {}
-    for (task_id, _), recs in grouped.items():
+def to_score(config: RunConfig, grouped: dict[tuple[str, int], list[RoundRecord]],
+             samples: list[SampleRecord], tasks: dict[str, Task]) -> dict[tuple[str, str, int], tuple[Task, str]]:
+    """The distinct (task, testbench) pairs a verification simulates, at the config's seed (a round that
+    claims another seed is a difference, never used: picking the best of several seeds would verify).
+    Only rounds a finished sample may have count (index below n, round below the run's maximum): the rest
+    is reported without simulating it, so a submission cannot make the build simulate what no figure uses."""
+    limit = config.max_rounds or rounds_allowed(config) or 0
+    finished = {(s.task_id, s.sample) for s in samples if 0 <= s.sample < config.n_samples}
+    todo: dict[tuple[str, str, int], tuple[Task, str]] = {}
+    for (task_id, sample), recs in grouped.items():
         task = tasks.get(task_id)
-        for rec in recs:
-            if task is not None and rec.testbench:
-                seed = _seed(rec, default_seed)
-                todo.setdefault(_tb_key(task_id, rec.testbench, seed), (task, rec.testbench, seed))
+        if task is None or (task_id, sample) not in finished:
+            continue
+        for rec in recs[:limit]:
+            if rec.testbench:
+                todo.setdefault(_tb_key(task_id, rec.testbench, config.seed), (task, rec.testbench))
+    return todo
 
-    def one(item: tuple[tuple[str, str, int], tuple[Task, str, int]]) -> tuple[tuple, ScoreResult]:
-        key, (task, tb, seed) = item
+
+def _score_all(todo: dict[tuple[str, str, int], tuple[Task, str]], seed: int, score: ScoreFn, jobs: int,
+               progress: Callable[[str], None] | None, bughunt: bool = False) -> dict[tuple, ScoreResult]:
+    """Simulate each distinct (task, testbench) once, ``jobs`` at a time. A bug-hunt scorer is given the
+    task (its mutants), any other the task's design."""
+
+    def one(item: tuple[tuple[str, str, int], tuple[Task, str]]) -> tuple[tuple, ScoreResult]:
+        key, (task, tb) = item
         try:
             res = score(task if bughunt else task.design, tb, seed)
         except Exception as e:  # noqa: BLE001 - reported as an infra error of that round, not a crash
@@ -314,6 +316,54 @@ def _score_all(grouped: dict[tuple[str, int], list[RoundRecord]], tasks: dict[st
             out[key] = res
             if progress:
                 progress(f"[{i}/{len(todo)}] {key[0]}: {res.status}, overall {res.overall:.2f}%")
+    return out
+
+
+# What a re-derived round must share with the recorded one, besides its result's figures.
+ROUND_FIELDS = ("prompt_hash", "response", "testbench", "parse_error", "feedback", "passed", "legal_passed",
+                "bughunt_passed", "state_round", "new_best", "reasks", "rejected_responses")
+
+
+def compare_rounds(recorded: list[RoundRecord], rederived: list[RoundRecord]) -> list[tuple[int | None, str, Any, Any]]:
+    """(round, field, submitted, re-derived) for every difference between a sample's recorded rounds and
+    those the agent loop makes from its answers and the re-scored results."""
+    out: list[tuple[int | None, str, Any, Any]] = []
+    if len(recorded) != len(rederived):
+        out.append((None, "rounds", len(recorded), len(rederived)))
+    for rec, der in zip(recorded, rederived, strict=False):
+        if rec.round != der.round:
+            out.append((rec.round, "round", rec.round, der.round))
+        for name in ROUND_FIELDS:
+            a, b = getattr(rec, name), getattr(der, name)
+            if a != b:
+                out.append((rec.round, name, _short(a), _short(b)))
+        if rec.messages is not None and prompt_hash(rec.messages) != der.prompt_hash:
+            out.append((rec.round, "messages", "a chat other than the protocol's", "the protocol's chat"))
+        out += [(rec.round, f, a, b) for f, a, b in compare_scores(rec.result, der.score())]
+        out += [(rec.round, f, a, b) for f, a, b in compare_bughunt(rec.result or {}, der.score())]
+    return out
+
+
+def _short(v: Any, limit: int = 200) -> Any:
+    """Long texts (answers, feedback) are reported by their start and length, not whole."""
+    if isinstance(v, str) and len(v) > limit:
+        return f"{v[:limit]}... ({len(v):,} characters)"
+    return v
+
+
+def identical_answers(grouped: dict[tuple[str, int], list[RoundRecord]]) -> list[str]:
+    """Tasks where two or more samples gave the same answers in every round: n copies of one answer
+    would count as n samples (flagged; a builtin model the build re-makes is exempt)."""
+    by_task: dict[str, dict[str, list[int]]] = {}
+    for (task_id, sample), recs in grouped.items():
+        digest = hashlib.sha256(json.dumps([(r.rejected_responses, r.response) for r in recs]).encode()).hexdigest()
+        by_task.setdefault(task_id, {}).setdefault(digest, []).append(sample)
+    out = []
+    for task_id, groups in sorted(by_task.items()):
+        for samples in groups.values():
+            if len(samples) > 1:
+                out.append(f"{task_id}: samples {', '.join(map(str, sorted(samples)))} give identical answers "
+                           "in every round")
     return out
 
 
@@ -330,89 +380,72 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
             ver.warnings.append(f"the benchmark's tasks today hash to {dataset_hash(tasks.values())}, "
                                 f"the run recorded {config.dataset_hash}")
     if config.verilator_version:
-        from ecov.harness.evaluation.runner import verilator_version
-
         here = verilator_version()
         if here and here != config.verilator_version:
             ver.warnings.append(f"the run used Verilator {config.verilator_version}, this machine has {here}")
+    try:
+        loop = agent_config(config)
+    except ValueError as e:
+        ver.verdict = ERROR
+        ver.errors.append(f"the run's settings cannot be re-derived: {e}")
+        return ver
     grouped = group_rounds(run.rounds())
     if not grouped:
         ver.errors.append("rounds.jsonl holds no rounds")
     bughunt = get_protocol(config.protocol).bughunt
-    memo = _score_all(grouped, tasks, config.seed, score, jobs, progress, bughunt)  # one run per testbench
+    todo = to_score(config, grouped, run.samples(), tasks)
+    memo = _score_all(todo, config.seed, score, jobs, progress, bughunt)  # in memory: one run per testbench
     ver.scored = len(memo)
-    rescored: dict[tuple[str, int], list[RoundRecord]] = {}
-    for (task_id, sample), recs in grouped.items():
-        task = tasks.get(task_id)
-        if task is None:
-            ver.differences.append(Difference(task_id, sample, None, "task", task_id,
-                                              f"not in benchmark {config.benchmark}/{config.split}"))
-            continue
-        # An unusable round carries the protocol's memory: the best state's result (llm4cov) or the last one.
-        states: StateTracker[ScoreResult] = StateTracker(config.protocol)
-        out: list[RoundRecord] = []
-        for rec in recs:
-            def diff(field_: str, a: Any, b: Any, rec: RoundRecord = rec) -> None:
-                ver.differences.append(Difference(rec.task_id, rec.sample, rec.round, field_, a, b))
+    for key, res in memo.items():
+        if res.status == INFRA_ERROR:
+            ver.errors.append(f"{key[0]}: engine infra error: " + "; ".join(res.errors)[:300])
+    builtin = builtin_model(config)  # the build re-makes a builtin model's answers rather than reading them
 
-            if rec.testbench:
-                res = memo[_tb_key(task_id, rec.testbench, _seed(rec, config.seed))]
-                ver.checked_rounds += 1
-                if res.status == INFRA_ERROR:
-                    ver.errors.append(f"{task_id} sample {sample} round {rec.round + 1}: engine infra error: "
-                                      + "; ".join(res.errors)[:300])
-                passed = res.meets(task.targets)
-                states.add(state_key(res, task.targets), res)
-                claimed = (rec.result or {}).get("status")
-                if res.status == REJECTED and claimed != REJECTED:
-                    ver.failures.append(Difference(rec.task_id, rec.sample, rec.round, "rule", claimed,
-                                                   "; ".join(res.errors)[:500]))
-            else:
-                ver.skipped_rounds += 1
-                res = states.memory or ScoreResult(status=REJECTED, instance=task.dut_instance,
-                                          errors=[rec.parse_error] if rec.parse_error else [])
-                passed = False
-            for field_, a, b in compare_scores(rec.result or {}, res) + compare_bughunt(rec.result or {}, res):
-                diff(field_, a, b)
-            claimed_seed = (rec.result or {}).get("seed")
-            if rec.testbench and claimed_seed is not None and claimed_seed != config.seed:
-                diff("seed", claimed_seed, config.seed)
-            if bool(rec.passed) != passed:
-                diff("passed", rec.passed, passed)
-            # The legal verdict (issue 22) is recomputed from the re-scored result, never taken from the
-            # submission; runs recorded without one (before contracts, or a track without them) keep None.
-            legal = None
-            if rec.legal_passed is not None:
-                legal = bool(rec.testbench) and bool(res.meets_legal(task.targets))
-                if bool(rec.legal_passed) != legal:
-                    diff("legal_passed", rec.legal_passed, legal)
-            # The bug hunt's pass (issue 31) likewise, from the re-scored result and the task's target.
-            bh_passed = None
-            if rec.bughunt_passed is not None or bughunt:
-                bh_passed = bughunt_passed(res, task.bughunt_target)
-                if rec.bughunt_passed != bh_passed:
-                    diff("bughunt_passed", rec.bughunt_passed, bh_passed)
-            out.append(RoundRecord.from_dict({**rec.to_dict(), "result": res.to_dict(), "passed": passed,
-                                              "legal_passed": legal, "bughunt_passed": bh_passed}))
-        rescored[(task_id, sample)] = out
+    def diff(task_id: str, sample: int | None, round_: int | None, field_: str, a: Any, b: Any) -> None:
+        ver.differences.append(Difference(task_id, sample, round_, field_, a, b))
 
+    for task_id, sample in sorted(set(grouped) | {(s.task_id, s.sample) for s in run.samples()}):
+        if task_id not in tasks:
+            diff(task_id, sample, None, "task", task_id, f"not in benchmark {config.benchmark}/{config.split}")
     rebuilt: list[SampleRecord] = []
     for s in sorted(run.samples(), key=lambda s: (s.task_id, s.sample)):
-        if (s.task_id, s.sample) not in grouped:
-            if s.rounds:  # a sample that failed before its first round legitimately has none
-                ver.differences.append(Difference(s.task_id, s.sample, None, "sample.rounds", s.rounds, 0))
-            rebuilt.append(sample_from_rounds(s.task_id, s.sample, [], error=s.error, protocol=config.protocol))
-            ver.checked_samples += 1
+        task = tasks.get(s.task_id)
+        if task is None:
+            continue  # reported above
+        recs = grouped.get((s.task_id, s.sample), [])
+        if not recs:  # nothing to derive its figures from: refused, whatever it claims
+            diff(s.task_id, s.sample, None, "sample.rounds", f"{s.rounds} claimed, none recorded",
+                 "a sample's figures are derived from its recorded rounds")
+            # A failure, not a fault: a fault is left out of every figure, which would reward removing rounds.
+            rebuilt.append(sample_from_rounds(s.task_id, s.sample, [], protocol=config.protocol))
             continue
-        if (s.task_id, s.sample) not in rescored:
-            continue  # its task is unknown: already reported
         ver.checked_samples += 1
-        recs = rescored[(s.task_id, s.sample)]
-        r = sample_from_rounds(s.task_id, s.sample, recs, error=s.error, protocol=config.protocol,
-                               stop_reason=stop_reason_of(recs, tasks[s.task_id], config.protocol, s))
-        rebuilt.append(r)
-        for field_, a, b in compare_samples(s, r) + compare_sample_bughunt(s, r):
-            ver.differences.append(Difference(s.task_id, s.sample, None, field_, a, b))
+
+        def results(testbench: str, task_id: str = s.task_id) -> ScoreResult | None:
+            return memo.get(_tb_key(task_id, testbench, config.seed))
+
+        der = rederive(task, s.sample, recs, loop, results, builtin)
+        # A sample stopped at a testbench nobody recorded failed; it is no fault (left out of the figures).
+        rebuilt.append(replace(der.sample, error="") if der.unscored else der.sample)
+        for r in der.unscored:
+            diff(s.task_id, s.sample, r, "testbench", "not recorded",
+                 f"round {r}'s answer gives a testbench no recorded round holds")
+        for r, field_, a, b in compare_rounds(recs, der.rounds):
+            diff(s.task_id, s.sample, r, field_, a, b)
+        for field_, a, b in compare_samples(s, der.sample) + compare_sample_bughunt(s, der.sample):
+            diff(s.task_id, s.sample, None, field_, a, b)
+        for rec in recs:
+            claimed = (rec.result or {}).get("seed")
+            if rec.testbench and claimed is not None and claimed != config.seed:
+                diff(s.task_id, s.sample, rec.round, "seed", claimed, config.seed)
+        for der_rec, rec in zip(der.rounds, recs, strict=False):
+            ver.checked_rounds += bool(der_rec.testbench)
+            ver.skipped_rounds += not der_rec.testbench
+            claimed = (rec.result or {}).get("status")
+            res = der_rec.score()
+            if der_rec.testbench and res.status == REJECTED and claimed != REJECTED:
+                ver.failures.append(Difference(s.task_id, s.sample, rec.round, "rule", claimed,
+                                               "; ".join(res.errors)[:500]))
 
     # Leaving failed samples out would inflate the pass rate: every sample the config asks for must be there.
     expected_tasks = config.task_ids if config.task_ids is not None else sorted(tasks or {t for t, _ in grouped})
@@ -420,12 +453,13 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
     for t in expected_tasks:
         for n in range(config.n_samples):
             if (t, n) not in have:
-                ver.differences.append(Difference(t, n, None, "sample", "missing from samples.jsonl",
-                                                  "expected (config task_ids x n_samples)"))
+                diff(t, n, None, "sample", "missing from samples.jsonl", "expected (config task_ids x n_samples)")
     _check_counts(ver, config, grouped, run.samples())
     if config.task_ids is not None and tasks and set(tasks) - set(config.task_ids):
         ver.warnings.append(f"the run covers {len(set(config.task_ids) & set(tasks))} of {len(tasks)} tasks "
                             f"of {config.benchmark}/{config.split}")
+    if builtin is None:
+        ver.warnings += [f"flagged: {x}" for x in identical_answers(grouped)]
 
     if run.summary_path.exists() and rebuilt:
         try:
@@ -436,8 +470,10 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
             recomputed = summarize(rebuilt, config.max_rounds, submitted.get("tasks_expected"),
                                    protocol=config.protocol)
             for field_, a, b in compare_summary(submitted, recomputed):
-                ver.differences.append(Difference("", None, None, field_, a, b))
+                diff("", None, None, field_, a, b)
 
+    ver.samples = [r.to_dict() for r in rebuilt]
+    ver.reproduced_model = config.model if builtin is not None else ""
     ver.nonstandard = setting_problems(config)
     ver.standing = NON_STANDARD if ver.nonstandard else STANDARD
     if ver.failures:

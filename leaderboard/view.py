@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ecov.harness.core.run_folder import RunFolder
 from ecov.harness.evaluation.tables import to_frame
-from ecov.leaderboard.ranking import standing
+from ecov.leaderboard.ranking import VERIFIED, standing
 from ecov.leaderboard.site import (
     HERE,
     Entry,
@@ -59,7 +59,8 @@ def write_view(run_dir: str | Path, out: str | Path | None = None) -> Path:
     sub = Submission(name=run_dir.resolve().name, path=run_dir, run_dir=run_dir,
                      meta=SubmissionMeta(model=config.model, type="local run", date=date))
     entry = Entry(sub.name, sub, view, Mark("unverified", "local run", "a local view: not verified"), None,
-                  standing=standing(config, samples, info.task_ids))
+                  # A local view says what else would keep the run off the ranking once the build verifies it.
+                  standing=standing(config, samples, info.task_ids, verdict=VERIFIED))
     env = _env()
     env.globals["local"] = str(run_dir)
     if (out / "t").exists():

@@ -258,7 +258,7 @@ def test_a_run_under_another_seed_is_non_standard(tmp_path, task, scorer):
         config, samples = sub.run.read_config(), sub.run.samples()
     assert ver.verdict == VERIFIED and ver.standing == NON_STANDARD, ver.report()
     assert ver.nonstandard[0].startswith("simulation seed 2 where the protocol sets 1")
-    st = standing(config, samples, frozenset({task.id}))  # the whole task set, yet not ranked
+    st = standing(config, samples, frozenset({task.id}), verdict=ver.verdict)  # the whole task set, yet not ranked
     assert not st.ranked and st.reason == ver.nonstandard[0]
 
 

@@ -21,9 +21,9 @@ from ecov.harness.benchmark.store import dataset_hash, load_benchmark
 from ecov.harness.core.paths import default_cache_dir
 from ecov.harness.core.records import ScoreResult
 from ecov.harness.core.run_folder import RoundRecord, RunConfig, RunFolder
-from ecov.harness.core.state import sample_from_rounds
 from ecov.harness.evaluation.runner import build_summary, verilator_version
-from ecov.harness.loop.feedback import render_feedback
+from ecov.harness.loop.agent import AgentConfig, run_sample
+from ecov.harness.models import Completion, ModelRequest
 from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.tracks.sv.scorer import Engine
 from ecov.leaderboard import plots
@@ -76,36 +76,38 @@ def scorer(tmp_path_factory):
     mp.undo()
 
 
+class Scripted:
+    """A model that answers from a plan: sample -> the testbench of each round (None: an answer with no
+    code block), with fixed token counts. Its answers go through the real agent loop."""
+
+    name = "scripted"
+
+    def __init__(self, plan: dict[int, list[str | None]]):
+        self.plan = plan
+
+    def complete(self, req: ModelRequest) -> Completion:
+        tbs = self.plan[req.sample]
+        tb = tbs[min(req.round, len(tbs) - 1)]
+        if tb is None:
+            return Completion("I am not sure.", 900, 20, 0.0005, finish_reason="stop")
+        return Completion(f"tb.sv\n```systemverilog\n{tb}```\n", 1200, 400 + req.round, 0.002, finish_reason="stop")
+
+
 def write_run(root: Path, task, plan: dict[int, list[str | None]], score, *, model: str,
               mode: str = "agentic", max_rounds: int = 2, seed: int = 1) -> Path:
-    """Write a run folder as ecov-eval does. ``plan`` maps sample -> testbench per round (None: no usable
-    answer, so the round keeps the previous testbench's result); a sample stops at its first pass."""
+    """Write a run folder as ecov-eval does: the real agent loop (llm4cov protocol) with a scripted model.
+    ``plan`` maps sample -> testbench per round (None: no usable answer, which llm4cov asks again and then
+    ends the sample on); a sample stops early only as the protocol says (100% overall)."""
     folder = RunFolder(root)
     cfg = RunConfig(model=model, mode=mode, agent="memoryless" if mode == "agentic" else "direct",
                     benchmark="ecov-embedded", dataset_hash=dataset_hash([task]), n_samples=len(plan),
                     max_rounds=max_rounds, seed=seed, created="2026-12-01T10:00:00Z", task_ids=[task.id],
                     harness_version="0.1.0", verilator_version=verilator_version())
     folder.write_config(cfg)
-    for sample, tbs in plan.items():
-        recs, last, last_fb = [], None, ""
-        for r, tb in enumerate(tbs):
-            # The legal verdict as ecov-eval records it: a contract task's unusable round fails legally.
-            if tb is None:
-                res = last or ScoreResult(status="rejected", instance=task.dut_instance, errors=["no code block"])
-                rec = RoundRecord(task.id, sample, r, "h", "I am not sure.", "", "no code block",
-                                  "no code block\n\n" + last_fb, res.to_dict(), False, 900, 20, 0.0005,
-                                  legal_passed=None if task.contract is None else False)
-            else:
-                res = score(task.design, tb, seed)
-                last, last_fb = res, render_feedback(res, task.targets)
-                rec = RoundRecord(task.id, sample, r, "h", f"```systemverilog\n{tb}```", tb, "", last_fb,
-                                  res.to_dict(), res.meets(task.targets), 1200, 400 + r, 0.002,
-                                  legal_passed=res.meets_legal(task.targets))
-            folder.append_round(rec)
-            recs.append(rec)
-            if rec.passed:
-                break
-        folder.append_sample(sample_from_rounds(task.id, sample, recs))
+    loop = AgentConfig(mode=mode, agent="memoryless", max_rounds=max_rounds, seed=seed, protocol=cfg.protocol)
+    for sample in plan:
+        _, rec = run_sample(task, sample, Scripted(plan), score, loop, on_round=folder.append_round)
+        folder.append_sample(rec)
     folder.write_summary(build_summary(folder, cfg))
     return root
 
@@ -132,14 +134,14 @@ def runs(tmp_path_factory, task, scorer, scores):
     ref = task.reference_tbs[0].content
     return {
         "good": write_run(base / "good", task, {0: [WEAK_TB, ref], 1: [WEAK_TB, None]}, scorer,
-                          model="builtin/random"),
+                          model="scripted/good"),
         "weak": write_run(base / "weak", task, {0: [WEAK_TB, WEAK_TB]}, scorer, model="weak-model"),
         "direct": write_run(base / "direct", task, {0: [ref]}, scorer, model="direct-model", mode="direct",
                             max_rounds=1),
     }
 
 
-def _meta(model="Good Model", size=4.0, type_="baseline"):
+def _meta(model="Good Model", size=4.0, type_="open-weights"):
     return SubmissionMeta(model=model, type=type_, date="2026-12-01", size_b=size, link="https://example.org/m")
 
 
@@ -403,7 +405,7 @@ def site(tmp_path_factory, runs, scorer):
     Built with the build's own verification (build --verify), which alone earns the badge."""
     root = tmp_path_factory.mktemp("lb")
     subs = root / "subs"
-    good = add_submission(runs["good"], subs, "good", _meta("Good Model", 4.0, "baseline"))
+    good = add_submission(runs["good"], subs, "good", _meta("Good Model", 4.0, "open-weights"))
     weak = add_submission(runs["weak"], subs, "weak", _meta("Weak Model", 30.0, "open-weights"))
     direct = add_submission(runs["direct"], subs, "direct", _meta("Direct Model", None, "api"))
     stale = add_submission(runs["weak"], subs, "stale", _meta("Stale Model", 1.5, "trained"), archive=True)
@@ -428,7 +430,8 @@ def site(tmp_path_factory, runs, scorer):
 def test_build_index_tables_marks_and_paper(site, scores):
     out, report = site
     assert sorted(report.entries) == ["direct", "good", "stale", "weak"]
-    assert report.skipped == ["broken: submission.json lacks model, type, date"]
+    assert report.skipped == ["broken: submission.json: model: Field required; type: Field required; "
+                              "date: Field required"]  # the schema's words (leaderboard/schema.py)
     assert report.tables == ["ecov-embedded/agentic/llm4cov", "ecov-embedded/direct/llm4cov"]
     html = (out / "index.html").read_text()
     boards = re.findall(r'<section class="board" id="([^"]+)">', html)
@@ -504,7 +507,7 @@ def test_submission_and_trajectory_pages(site, scores):
     assert "passed at round 2" in traj and "not passed" in traj
     assert "if (count &lt;= 8&#39;d5)" in traj  # testbench text is escaped, not markup
     assert "Change from the previous testbench" in traj and 'class="d-add"' in traj
-    assert "Answer gave no testbench: no code block" in traj
+    assert "Answer gave no testbench: Your answer named no testbench file" in traj
     assert _branch(scores["weak"]) in traj and _branch(scores["ref"]) in traj  # per-round coverage tables
     report = (out / "s" / "weak" / "verification.html").read_text()
     assert "coverage[dut][toggle].covered" in report

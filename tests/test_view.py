@@ -24,7 +24,7 @@ from ecov.leaderboard.view import write_view
 def test_view_pages_show_targets_rounds_and_why_not_ranked(runs, task, scores, tmp_path):  # noqa: F811
     index = write_view(runs["good"], tmp_path / "view")
     html = index.read_text()
-    assert "builtin/random" in html and "Local view of run folder" in html
+    assert "scripted/good" in html and "Local view of run folder" in html
     assert "Not ranked on the leaderboard: covers 1 of the benchmark&#39;s 16 tasks" in html
     assert 'href="t/updown_counter.html"' in html and "static/site.css" in html
     assert (tmp_path / "view" / "static" / "site.css").is_file()
@@ -86,17 +86,22 @@ def test_standing_ranks_only_the_whole_task_set():
     cfg = RunConfig(model="m", mode="agentic", agent="memoryless", benchmark="b", dataset_hash="x",
                     n_samples=2, max_rounds=4)
     full = frozenset({"a", "b"})
-    assert standing(cfg, [_sample("a", 0), _sample("a", 1), _sample("b", 0), _sample("b", 1)], full).ranked
-    one = standing(cfg, [_sample("a", 0), _sample("a", 1)], full)
+    whole = [_sample(t, i) for t in "ab" for i in (0, 1)]
+    assert standing(cfg, whole, full, verdict="verified").ranked
+    # Only what this build verified is ranked: any other verdict (or none) is listed apart with the reason.
+    for verdict, why in [(None, "not verified by this build"), ("differs", "do not reproduce"),
+                         ("error", "could not be verified"), ("failed", "refused by the test rules")]:
+        st = standing(cfg, whole, full, verdict=verdict)
+        assert not st.ranked and why in st.reason, (verdict, st)
+    one = standing(cfg, [_sample("a", 0), _sample("a", 1)], full, verdict="verified")
     assert not one.ranked and "covers 1 of the benchmark's 2 tasks" in one.reason
-    short = standing(cfg, [_sample("a"), _sample("a", 1), _sample("b")], full)
+    short = standing(cfg, [_sample("a"), _sample("a", 1), _sample("b")], full, verdict="verified")
     assert not short.ranked and "fewer than n=2" in short.reason
-    extra = standing(cfg, [_sample(t, i) for t in "abz" for i in (0, 1)], full)
+    extra = standing(cfg, [_sample(t, i) for t in "abz" for i in (0, 1)], full, verdict="verified")
     assert not extra.ranked and "not in the benchmark" in extra.reason
     cfg.max_rounds = 9
-    assert "9 rounds where protocol llm4cov sets 4" in standing(
-        cfg, [_sample(t, i) for t in "ab" for i in (0, 1)], full).reason
-    assert not standing(cfg, [], None).ranked
+    assert "9 rounds where protocol llm4cov sets 4" in standing(cfg, whole, full, verdict="verified").reason
+    assert not standing(cfg, [], None, verdict="verified").ranked
 
 
 def test_a_one_task_run_is_never_ranked(runs, task, scorer, tmp_path):  # noqa: F811

@@ -77,6 +77,8 @@ class RoundRecord:
     task_id: str
     sample: int
     round: int  # 0-based
+    # sha256 of the exact chat sent this round (tracks/sv/prompts.prompt_hash, written by the agent loop):
+    # the leaderboard's verify rebuilds the chat for the claimed protocol and track and compares it.
     prompt_hash: str
     response: str
     testbench: str  # the testbench that was scored this round ("" when the response could not be used)

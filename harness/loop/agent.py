@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ecov.harness import registry
-from ecov.harness.core.limits import KEPT_ANSWER_CHARS, MAX_ANSWER_CHARS
+from ecov.harness.core.limits import KEPT_ANSWER_CHARS, MAX_ANSWER_CHARS, oversized_error
 from ecov.harness.core.protocol import DEFAULT_PROTOCOL, Protocol, bughunt_passed, get_protocol
 from ecov.harness.core.records import INFRA_ERROR, REJECTED, Design, ScoreResult
 from ecov.harness.core.run_folder import RoundRecord, SampleRecord
@@ -125,8 +125,7 @@ def visible_result(result: ScoreResult | None, proto: Protocol) -> ScoreResult |
 
 def oversized(text: str) -> ParseResult:
     """An answer over ``MAX_ANSWER_CHARS``: unusable (a format failure), never parsed."""
-    return ParseResult(None, error=f"the answer is {len(text):,} characters, over the limit of {MAX_ANSWER_CHARS:,}; "
-                        f"write one testbench file of reasonable size")
+    return ParseResult(None, error=oversized_error(len(text)))
 
 
 def run_sample(task: Task, sample: int, model, scorer: Scorer, config: AgentConfig,

@@ -18,6 +18,8 @@ NAME = "builtin/random"
 
 class RandomModel:
     name = NAME
+    # Its answers are a pure function of the request: the leaderboard's build re-makes them (leaderboard/verify.py).
+    reproducible = True
 
     def __init__(self, cycles: int | None = None):
         """``cycles``: the round-0 run length; None: the track's own (Python stimulus starts shorter)."""

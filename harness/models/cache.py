@@ -4,8 +4,8 @@ Keys are the sha256 of the canonical JSON of everything that shapes the answer (
 messages, sampling options, seed, sample and round index). Entries are one JSON file each, written to
 a temporary file and renamed, so concurrent workers and killed runs never leave a torn entry.
 Each entry carries a digest of its key and completion; an entry that does not match it (edited, torn
-by a full disk, written by an older ECov that cached empty answers) is dropped and the request is made
-again. Only real answers are ever put here: faults raise before ``put``.
+by a full disk, written by an older ECov that cached empty answers), or that is too large or nests too
+deep to parse safely (ecov.harness.core.bounded_json), is dropped and the request is made again. Only real answers are ever put here: faults raise before ``put``.
 """
 
 from __future__ import annotations
@@ -16,8 +16,11 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ecov.harness.core import bounded_json
 from ecov.harness.core.atomic import write_text_atomic
 from ecov.harness.models.base import Completion
+
+MAX_ENTRY_BYTES = 64 * 1024 * 1024  # an answer is at most 256K characters; the request's chat rides along
 
 
 def default_cache_dir() -> Path:
@@ -41,17 +44,19 @@ class ResponseCache:
 
     def get(self, key: str) -> Completion | None:
         p = self.path(key)
-        try:
-            data = json.loads(p.read_text())
+        try:  # size and depth checked before parsing: a nested entry must not raise RecursionError
+            data = bounded_json.read(p, max_bytes=MAX_ENTRY_BYTES)
             completion = data["completion"]
             good = data.get("key") == key and data.get("digest") == entry_digest(key, completion)
-        except (OSError, ValueError, TypeError, KeyError):
-            good, completion = False, None
-        if not good:
-            if p.exists():
-                p.unlink(missing_ok=True)  # a bad entry is dropped and the request made again
+            comp = Completion.from_dict(completion) if good else None
+            good = good and isinstance(comp.text, str)
+        except FileNotFoundError:
             return None
-        comp = Completion.from_dict(completion)
+        except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError):
+            good = False
+        if not good:
+            p.unlink(missing_ok=True)  # a bad entry is dropped and the request made again
+            return None
         comp.cached = True
         comp.retries = 0
         return comp

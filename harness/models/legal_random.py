@@ -119,6 +119,8 @@ def legalize(answer: str, req: ModelRequest) -> str:
 
 class LegalRandomModel:
     name = NAME
+    # Its answers are a pure function of the request: the leaderboard's build re-makes them (leaderboard/verify.py).
+    reproducible = True
 
     def __init__(self, cycles: int | None = None):
         if cycles is not None and cycles < 1:

@@ -20,6 +20,8 @@ NAME = "builtin/reference"
 
 class ReferenceModel:
     name = NAME
+    # Its answers are a pure function of the request: the leaderboard's build re-makes them (leaderboard/verify.py).
+    reproducible = True
 
     def complete(self, req: ModelRequest) -> Completion:
         bughunt = get_protocol(req.protocol or None).bughunt

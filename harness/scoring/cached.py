@@ -14,10 +14,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ecov.harness.core import bounded_json
 from ecov.harness.core.atomic import write_text_atomic
 from ecov.harness.core.records import INFRA_ERROR, OK, TIMEOUT, Design, ScoreResult
 from ecov.harness.sandbox.base import Sandbox
 from ecov.harness.scoring.config import EngineConfig
+
+MAX_ENTRY_BYTES = 16 * 1024 * 1024  # a result holds at most max_uncovered points and a 3 KB log tail
 
 
 def key_of(payload: dict[str, Any]) -> str:
@@ -101,8 +104,8 @@ class CachedScorer(ABC):
     def _cache_hit(self, key: str) -> ScoreResult | None:
         path = self._cache_path(key)
         if self.config.use_cache and path.exists():
-            try:
-                entry = json.loads(path.read_text())
+            try:  # size and depth checked before parsing (bounded_json): a bad entry never raises out of here
+                entry = bounded_json.read(path, max_bytes=MAX_ENTRY_BYTES)
                 if entry.get("key") != key or entry.get("digest") != entry_digest(key, entry["result"]):
                     path.unlink(missing_ok=True)  # edited, torn or from an older layout: computed again
                     return None
@@ -111,7 +114,9 @@ class CachedScorer(ABC):
                 if (hit.isolation, hit.isolated) != (self.isolation, self.sandbox.isolated):
                     return None  # computed under another sandbox: never relabelled, computed again
                 return hit
-            except (json.JSONDecodeError, TypeError, KeyError, AttributeError):
+            except FileNotFoundError:
+                return None
+            except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError):
                 path.unlink(missing_ok=True)
         return None
 
