@@ -72,7 +72,7 @@ def test_effective_batch_of_24_on_1_4_8_gpus():
     assert [accumulation_steps(cfg, n) for n in (1, 4, 8)] == [24, 6, 3]
     with pytest.raises(ValueError, match="multiple"):
         accumulation_steps(cfg, 5)
-    assert accumulation_steps(SFTConfig(gradient_accumulation_steps=7)) == 7
+    assert accumulation_steps(SFTConfig(effective_batch_size=0, gradient_accumulation_steps=7)) == 7
 
 
 def test_rules_reach_the_teacher_and_never_a_row(tmp_path):

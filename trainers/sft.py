@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,11 @@ class TrainSummary:
     steps: int
     losses: list[dict[str, float]] = field(default_factory=list)  # {"step", "loss", ...} per logged step
     device: str = "cpu"
+    train_seconds: float = 0.0  # trainer.train(), model loading and saving excluded
+    save_seconds: float = 0.0  # writing final/ (the FSDP gather included)
+    peak_gpu_gib: float = 0.0  # torch.cuda.max_memory_allocated on rank 0 (0 on CPU)
+    max_length: int = 0  # the context trained at (the longest row when sft.max_length is 0)
+    processes: int = 1
 
     @property
     def final_loss(self) -> float | None:
@@ -211,7 +217,9 @@ def train(rows: list[Row], cfg: SFTConfig, start_from: str, out_dir: str | Path,
     losses = _loss_logger(out / "train_log.jsonl")
     trainer = SFTTrainer(model=model, args=args, train_dataset=Dataset.from_list(kept),
                          processing_class=tokenizer, peft_config=peft_config, callbacks=[losses])
+    t0 = time.monotonic()
     result = trainer.train()
+    train_seconds = time.monotonic() - t0
     final = out / "final"
     # save_model runs on every rank (FSDP/ZeRO-3 gather the weights); the rest is rank 0's.
     if peft_config is not None:
@@ -222,13 +230,30 @@ def train(rows: list[Row], cfg: SFTConfig, start_from: str, out_dir: str | Path,
             trainer.model.merge_and_unload().save_pretrained(str(final))
     else:
         trainer.save_model(str(final))
+    save_seconds = time.monotonic() - t0 - train_seconds
     if not trainer.is_world_process_zero():
+        _end_distributed()
         return TrainSummary(start_from, str(final), len(kept), too_long, int(result.global_step), device="cuda")
     tokenizer.save_pretrained(str(final))
+    for f in final.rglob("*"):  # readable by the server that loads it, whatever mode the writer chose
+        if f.is_file():
+            f.chmod(0o644)
     bad = [r for r in losses.records if not math.isfinite(r["loss"])]
     if bad:
         log(f"sft: warning: {len(bad)} logged losses are not finite (first at step {bad[0]['step']})")
     summary = TrainSummary(start_from=start_from, checkpoint=str(final), rows=len(kept), rows_too_long=too_long,
-                           steps=int(result.global_step), losses=losses.records, device="cuda" if cuda else "cpu")
+                           steps=int(result.global_step), losses=losses.records, device="cuda" if cuda else "cpu",
+                           train_seconds=round(train_seconds, 2), save_seconds=round(save_seconds, 2),
+                           peak_gpu_gib=round(torch.cuda.max_memory_allocated() / 2**30, 2) if cuda else 0.0,
+                           max_length=max_length, processes=world_size())
     (out / "train_summary.json").write_text(json.dumps(summary.to_dict(), indent=2))
+    _end_distributed()
     return summary
+
+
+def _end_distributed() -> None:
+    """Close the process group accelerate opened (torch warns at exit when it is left open)."""
+    import torch.distributed as dist
+
+    if dist.is_available() and dist.is_initialized():
+        dist.destroy_process_group()
