@@ -236,3 +236,32 @@ def test_a_rerun_stops_what_a_killed_run_left_and_nothing_else(tmp_path):
             if p.poll() is None:
                 os.killpg(p.pid, signal.SIGKILL) if p is ours else p.kill()
             p.wait()
+
+
+def test_the_gpu_smoke_config_extends_the_cpu_one_and_its_preflight_wants_a_gpu(tmp_path):
+    """pipeline_gpu_smoke.yaml is the CPU run with the 4B run's differences (Qwen3 of width 256, SFT
+    through accelerate with the shipped FSDP config, bf16); on a machine without a GPU its preflight
+    names exactly that, and nothing else."""
+    import importlib.util
+
+    path = tmp_path / "smoke.yaml"
+    path.write_text(yaml.safe_dump({"extends": str(ROOT / "trainers/configs/pipeline_gpu_smoke.yaml"),
+                                    "workdir": str(tmp_path / "work"), "student_serve": {"port": _free_port()},
+                                    "min_free_gb": 1}))
+    cfg = load_pipeline(path)
+    assert cfg.sft == {"launcher": "accelerate", "accelerate_config": "trainers/configs/accelerate_fsdp.yaml",
+                       "processes": 1}
+    assert cfg.tiny and cfg.tiny_model.hidden_size == 256 and cfg.corpus["split_tokens"] == 80  # inherited
+    assert cfg.stages["stage0"]["designs"] == "short" and cfg.stages["stage0"]["overrides"]["sft"]["bf16"] is True
+    res = CliRunner().invoke(main, ["pipeline", "--config", str(path), "--check"])
+    gpus = 0
+    if importlib.util.find_spec("torch") is not None:
+        import torch
+
+        gpus = torch.cuda.device_count()
+    problems = [line for line in res.output.splitlines() if line.startswith("PROBLEM")]
+    if gpus:
+        assert res.exit_code == 0 and not problems, res.output
+    else:
+        assert res.exit_code == 1 and len(problems) == 1, res.output
+        assert "sft.processes is 1 but 0 GPU(s) are visible" in problems[0]

@@ -57,6 +57,7 @@ from ecov.trainers.pipeline_config import (
     StepFailed,
     load_pipeline,
     repo_path,
+    stage_designs,
     stage_dict,
 )
 from ecov.trainers.preflight import preflight
@@ -66,6 +67,9 @@ from ecov.trainers.tools import tool
 
 __all__ = ["Pipeline", "PlannedStep", "StepFailed", "chain_keys", "load_pipeline", "plan_steps"]
 
+# How the driver wires the steps: part of the first step's key, so a driver that wires them otherwise
+# (another design set for a step, another output) runs again what an older one made.
+DRIVER = 2
 # Stage-config keys the driver sets itself (from earlier steps' outputs): not part of a synth step's key.
 DRIVER_KEYS = ("output_dir", "sources", "student", "tasks", "sft")
 
@@ -117,10 +121,11 @@ class PlannedStep:
 
 def plan_steps(cfg: PipelineConfig) -> list[PlannedStep]:
     """Every step of the run, in order, with its key (chained over the steps before it)."""
-    steps = [PlannedStep("corpus", {"corpus": cfg.corpus, "source": file_identity(str(cfg.corpus.get(
-                 "prebuilt") or cfg.corpus.get("source", "")))}),
+    steps = [PlannedStep("corpus", {"driver": DRIVER, "corpus": cfg.corpus, "source": file_identity(str(
+                 cfg.corpus.get("prebuilt") or cfg.corpus.get("source", ""))), "sides": corpus_sides(cfg)}),
              PlannedStep("rules", {"rules": digest(EXPERT_RULES)})]
-    teacher = {"teacher": _served_conf(cfg.teacher), "teacher_model": file_identity(cfg.teacher.model or "")}
+    teacher = {"teacher": _served_conf(cfg.teacher), "teacher_model": file_identity(cfg.teacher.model or ""),
+               "designs": "all"}
     steps += [PlannedStep("teacher-direct", {**teacher, "eval": _eval_conf(cfg.teacher_direct)}),
               PlannedStep("teacher-agentic", {**teacher, "eval": _eval_conf(cfg.teacher_agentic)})]
     if cfg.tiny:
@@ -137,10 +142,11 @@ def plan_steps(cfg: PipelineConfig) -> list[PlannedStep]:
             reviser.pop(k, None)  # set by the driver: the served teacher or student
         synth["rejection"] = {**synth.get("rejection", {}), "reviser": reviser}
         if stage:
-            steps.append(PlannedStep(f"stage{stage}-direct", {"serve": serve_conf,
+            steps.append(PlannedStep(f"stage{stage}-direct", {"serve": serve_conf, "designs": stage_designs(cfg, stage),
                                                                "eval": _eval_conf(cfg.student_direct)}))
             synth["rollout_model"] = teacher if stage == 1 else serve_conf
-        steps.append(PlannedStep(f"stage{stage}-synth", {"stage": synth, "student": student}))
+        steps.append(PlannedStep(f"stage{stage}-synth", {"stage": synth, "student": student,
+                                                         "designs": stage_designs(cfg, stage)}))
         steps.append(PlannedStep(f"stage{stage}-sft", {"sft": d.get("sft", {}), "launcher": cfg.sft,
                                                        "accelerate_config": file_identity(str(cfg.sft.get(
                                                            "accelerate_config", ""))),
@@ -150,6 +156,11 @@ def plan_steps(cfg: PipelineConfig) -> list[PlannedStep]:
     if cfg.submission.get("enabled", True):
         steps.append(PlannedStep("submission", {"submission": cfg.submission}))
     return chain_keys(steps)
+
+
+def corpus_sides(cfg: PipelineConfig) -> list[str]:
+    """The corpus folders the stages need: all designs, and each side of the split a stage asks for."""
+    return ["all"] + sorted({stage_designs(cfg, s) for s in cfg.stage_list} - {"all"})
 
 
 def chain_keys(steps: list[PlannedStep]) -> list[PlannedStep]:
@@ -307,8 +318,8 @@ class Pipeline:
     def _chain(self) -> list[dict[str, Any]]:
         cfg = self.cfg
         corpus = self.step("corpus", self._corpus)
-        train = corpus["folder"]
-        long_train = corpus.get("long_folder", train)
+        designs = {side: corpus["folders"][side] for side in corpus["folders"]}
+        train = designs["all"]  # the teacher answers every design; stage 0 keeps the rows of its own
         rules = self.step("rules", self._rules)["path"]
         with self._serving(cfg.teacher, cfg.teacher.model, "teacher", 2, "teacher") as teacher:
             td = self.step("teacher-direct", lambda f: self._eval(f, teacher, cfg.teacher_direct, train, "train",
@@ -323,20 +334,21 @@ class Pipeline:
         final: dict[str, Any] = {}
         for stage in cfg.stage_list:
             c = ckpt
+            tasks = designs[stage_designs(cfg, stage)]
             if stage == 0:
-                syn = self.step("stage0-synth", lambda f, c=c: self._synth(f, 0, prev_runs, c, train, None))
+                syn = self.step("stage0-synth", lambda f, c=c, t=tasks: self._synth(f, 0, prev_runs, c, t, None))
             else:
                 with self._serving(cfg.student_serve, c, f"stage{stage - 1}", 2 if stage == 2 else 1,
                                    "student_serve") as st:
-                    direct = self.step(f"stage{stage}-direct", lambda f, st=st, c=c: self._eval(
-                        f, st, cfg.student_direct, long_train, "train", checkpoint=c))
+                    direct = self.step(f"stage{stage}-direct", lambda f, st=st, c=c, t=tasks: self._eval(
+                        f, st, cfg.student_direct, t, "train", checkpoint=c))
                     if stage == 2:
-                        syn = self.step("stage2-synth", lambda f, st=st, d=direct, c=c: self._synth(
-                            f, 2, [d["run"]], c, long_train, st))
+                        syn = self.step("stage2-synth", lambda f, st=st, d=direct, c=c, t=tasks: self._synth(
+                            f, 2, [d["run"]], c, t, st))
                 if stage == 1:
                     with self._serving(cfg.teacher, cfg.teacher.model, "teacher", 1, "teacher") as t:
-                        syn = self.step("stage1-synth", lambda f, t=t, d=direct, c=c: self._synth(
-                            f, 1, [d["run"]], c, long_train, t))
+                        syn = self.step("stage1-synth", lambda f, r=t, d=direct, c=c, t=tasks: self._synth(
+                            f, 1, [d["run"]], c, t, r))
             sft = self.step(f"stage{stage}-sft", lambda f, s=syn, c=c, stage=stage: self._sft(f, stage, s, c))
             ckpt = sft["checkpoint"]
             with self._serving(cfg.student_serve, ckpt, f"stage{stage}", 1, "student_serve") as st:
@@ -424,9 +436,10 @@ class Pipeline:
         s = self.cfg.sft
         cli = ["-m", "ecov.trainers.cli", "sft", "--config", str(path), "--rows", syn["rows_path"]]
         if s.get("launcher", "python") == "accelerate":
-            cmd = tool("accelerate") + ["launch", "--config_file",
-                                        str(repo_path(s.get("accelerate_config", CONFIGS / "accelerate_fsdp.yaml"))),
-                                        "--num_processes", str(s.get("processes", 8)), *cli]
+            cmd = tool("accelerate-launch") + ["--config_file",
+                                               str(repo_path(s.get("accelerate_config",
+                                                                   CONFIGS / "accelerate_fsdp.yaml"))),
+                                               "--num_processes", str(s.get("processes", 8)), *cli]
         else:
             cmd = [sys.executable, *cli]
         self._run(cmd, folder / "log.txt")
@@ -441,10 +454,10 @@ class Pipeline:
     def _corpus(self, folder: Path) -> dict[str, Any]:
         c = self.cfg.corpus
         if c.get("prebuilt"):
-            return {"folder": c["prebuilt"], "long_folder": c.get("prebuilt_long", c["prebuilt"]),
-                    "summary": f"prebuilt {c['prebuilt']}"}
-        out = {}
-        for keep, key in (("all", "folder"), ("long", "long_folder")):
+            folders = {side: c.get(f"prebuilt_{side}", c["prebuilt"]) for side in corpus_sides(self.cfg)}
+            return {"folders": folders, "summary": f"prebuilt {c['prebuilt']}"}
+        folders: dict[str, str] = {}
+        for keep in corpus_sides(self.cfg):
             dest = folder / f"ecov-train-{keep}"
             cmd = tool("ecov-data") + ["build", "ecov-train", "--source", str(repo_path(c["source"]))
                                        if repo_path(c["source"]).exists() else str(c["source"]), "--out", str(dest),
@@ -460,13 +473,13 @@ class Pipeline:
                 self._run(cmd, folder / "log.txt")
             except StepFailed:
                 if keep == "long" and c.get("long_optional"):
-                    out[key] = out["folder"]  # no long design in a tiny corpus: stages 1-2 use them all
+                    folders[keep] = folders["all"]  # no long design in a tiny corpus: stages 1-2 use them all
                     continue
                 raise
-            out[key] = str(dest)
-        m = json.loads((Path(out["folder"]) / "manifest.json").read_text())
-        out["summary"] = f"{m['count']} designs ({m['info'].get('long', 0)} long), {len(m['skipped'])} left out"
-        return out
+            folders[keep] = str(dest)
+        m = json.loads((Path(folders["all"]) / "manifest.json").read_text())
+        return {"folders": folders, "summary": f"{m['count']} designs ({m['info'].get('long', 0)} long), "
+                                               f"{len(m['skipped'])} left out"}
 
     def _tiny(self, folder: Path, runs: list[str]) -> dict[str, Any]:
         texts = []

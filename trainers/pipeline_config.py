@@ -115,6 +115,13 @@ class PipelineConfig:
 
 
 SFT_KEYS = {"launcher", "accelerate_config", "processes"}
+DESIGNS = ("all", "long", "short")  # the sides of the corpus's RTL-token split (ecov-data build --keep)
+
+
+def stage_designs(cfg: PipelineConfig, stage: int) -> str:
+    """Which training designs a stage works on: ``stages.stageN.designs``, else the paper's (stage 0 all of
+    them, stages 1-2 the long ones, Appendix B)."""
+    return cfg.stages.get(f"stage{stage}", {}).get("designs", "all" if stage == 0 else "long")
 
 
 def _dc(cls, d: dict[str, Any] | None, where: str):
@@ -131,16 +138,29 @@ def _dc(cls, d: dict[str, Any] | None, where: str):
         raise ConfigError(f"{where}: {e}") from None
 
 
-def load_pipeline(path: str | Path) -> PipelineConfig:
-    p = Path(path)
+def _read(p: Path, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
+    """A pipeline config file as a mapping; ``extends: OTHER.yaml`` (beside it, else any config path) is
+    read first and this file's keys merged over it."""
     if not p.is_file():
         raise ConfigError(f"config file not found: {p}")
+    if p.resolve() in seen:
+        raise ConfigError(f"{p}: extends itself (through {' -> '.join(map(str, seen))})")
     try:
         d = yaml.safe_load(p.read_text()) or {}
     except yaml.YAMLError as e:
         raise ConfigError(f"{p}: not valid YAML: {e}") from None
     if not isinstance(d, dict):
         raise ConfigError(f"{p}: expected a mapping at top level")
+    if "extends" in d:
+        ref = Path(d.pop("extends"))
+        base = p.parent / ref if (p.parent / ref).exists() else repo_path(ref)
+        d = _merge(_read(base, (*seen, p.resolve())), d)
+    return d
+
+
+def load_pipeline(path: str | Path) -> PipelineConfig:
+    p = Path(path)
+    d = _read(p)
     if "stage" in d and "workdir" not in d:
         raise ConfigError(f"{p} is a stage config (it has `stage:`): run it with `ecov-train stage --config "
                           f"{p}`; `pipeline` takes a pipeline config such as trainers/configs/pipeline.yaml")
@@ -166,8 +186,11 @@ def load_pipeline(path: str | Path) -> PipelineConfig:
     if bad:
         raise ConfigError(f"{p}: stages: unknown key(s) {', '.join(bad)} (known: stage0, stage1, stage2)")
     for name, spec in cfg.stages.items():
-        if not isinstance(spec, dict) or set(spec) - {"base", "overrides"}:
-            raise ConfigError(f"{p}: stages.{name} holds base (a stage config file) and overrides (a mapping)")
+        if not isinstance(spec, dict) or set(spec) - {"base", "overrides", "designs"}:
+            raise ConfigError(f"{p}: stages.{name} holds base (a stage config file), overrides (a mapping) and "
+                              "designs (all | long | short)")
+        if spec.get("designs", "all") not in DESIGNS:
+            raise ConfigError(f"{p}: stages.{name}.designs is all, long or short, got {spec['designs']!r}")
     bad = sorted(set(cfg.sft) - SFT_KEYS)
     if bad:
         raise ConfigError(f"{p}: sft: unknown key(s) {', '.join(bad)} (known: {', '.join(sorted(SFT_KEYS))})")

