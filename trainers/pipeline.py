@@ -96,6 +96,8 @@ def differences(old: Any, new: Any, where: str = "") -> list[str]:
 def file_identity(path: str) -> str:
     """A local file's or folder's content digest (what a step reads from outside the work folder); a
     name that is not a local path (a hub id, a benchmark name) stands for itself."""
+    if not path:
+        return ""
     p = repo_path(path)
     if p.is_file():
         return hashlib.sha256(p.read_bytes()).hexdigest()
@@ -147,9 +149,11 @@ def plan_steps(cfg: PipelineConfig) -> list[PlannedStep]:
             synth["rollout_model"] = teacher if stage == 1 else serve_conf
         steps.append(PlannedStep(f"stage{stage}-synth", {"stage": synth, "student": student,
                                                          "designs": stage_designs(cfg, stage)}))
-        steps.append(PlannedStep(f"stage{stage}-sft", {"sft": d.get("sft", {}), "launcher": cfg.sft,
-                                                       "accelerate_config": file_identity(str(cfg.sft.get(
-                                                           "accelerate_config", ""))),
+        launcher = {**cfg.sft}
+        if cfg.sft.get("launcher") == "accelerate":
+            launcher["config_digest"] = file_identity(str(cfg.sft.get("accelerate_config",
+                                                                      CONFIGS / "accelerate_fsdp.yaml")))
+        steps.append(PlannedStep(f"stage{stage}-sft", {"sft": d.get("sft", {}), "launcher": launcher,
                                                        "allow_empty_stage": cfg.allow_empty_stage}))
         steps.append(PlannedStep(f"stage{stage}-eval", {"serve": serve_conf, "eval": _eval_conf(cfg.final_eval),
                                                         "benchmark": cfg.eval_benchmark}))

@@ -255,7 +255,8 @@ def preflight(cfg: PipelineConfig) -> Report:
     else:
         src = str(c["source"])
         why = "" if repo_path(src).exists() else hub_problem(src, "dataset") if HUB_ID.match(src) else "no such file"
-        r.need(not why, f"corpus: source {src} found", f"corpus.source {src}: {why}")
+        r.need(not why, f"corpus: source {src} found", f"corpus.source: {why}" if "/" in src and why != "no such file"
+               else f"corpus.source {src}: {why}")
     for name in c.get("against", []):
         why = benchmark_problem(name, "test", "corpus.against")
         r.need(not why, f"corpus: against {name}", why)
