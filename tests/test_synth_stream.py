@@ -22,7 +22,8 @@ from ecov.harness.scoring.executor import Executor
 from ecov.harness.tracks.sv.scorer import Engine
 from ecov.trainers import runview
 from ecov.trainers.config import ConfigError
-from ecov.trainers.pipeline import ExecutorSpec, Pipeline, load_pipeline
+from ecov.trainers.pipeline import Pipeline, load_pipeline
+from ecov.trainers.pipeline_config import ExecutorSpec
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -126,10 +127,10 @@ def test_executor_option_on_the_cli_and_the_pipeline(tmp_path, monkeypatch):
     cfg.executor = ExecutorSpec(kind="ray", ray_address="head:6379", workers=4)
     cfg.workdir = str(tmp_path)
     seen = []
-    monkeypatch.setattr("ecov.trainers.pipeline._run", lambda cmd, log, env=None: seen.append(cmd))
+    monkeypatch.setattr(Pipeline, "_run", lambda self, cmd, log, env=None: seen.append(cmd))
     (tmp_path / "out").mkdir()
     (tmp_path / "out" / "rows.jsonl").write_text("{}\n")
-    Pipeline(cfg, log=lambda _m: None)._synth(tmp_path, tmp_path / "stage1.yaml")
+    Pipeline(cfg, log=lambda _m: None)._synth(tmp_path, 1, ["runs/x"], "ckpt", "build/t", None)
     assert seen[0][-6:] == ["--executor", "ray", "--ray-address", "head:6379", "--workers", "4"]
     bad = tmp_path / "bad.yaml"
     bad.write_text((REPO / "trainers/configs/pipeline.yaml").read_text() + "\nexecutor: {kind: dask}\n")

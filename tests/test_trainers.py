@@ -9,6 +9,7 @@ tests/test_train_stage1.py imports the design and the run builder from here.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,12 +17,14 @@ import yaml
 from click.testing import CliRunner
 from fake_openai import FakeOpenAIServer
 
+from ecov.harness.core.protocol import get_protocol
 from ecov.harness.core.records import COMPILE_ERROR, OK, SourceFile, Target
 from ecov.harness.core.run_folder import RunConfig, RunFolder
 from ecov.harness.evaluation.runner import run_eval
 from ecov.harness.models import get_model
 from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.tasks import Task
+from ecov.harness.tracks.base import tb_io
 from ecov.harness.tracks.sv.prompts import build_messages
 from ecov.harness.tracks.sv.scorer import Engine
 from ecov.trainers.cli import main
@@ -542,6 +545,13 @@ def test_rules_injection_is_stripped_from_rows():
     assert any(EXPERT_RULES in m["content"] for m in msgs)
     clean, n = strip_rules(msgs)
     assert n == 1 and clean == eval_prompt(make_task())
+    # Instructions ending in a newline (the ecov-train corpus's) are stripped by the prompt; the rules,
+    # appended after that newline, must go with the blank line they leave (every stage-0 row warned).
+    for proto in ("llm4cov", "ecov"):
+        ended = replace(make_task(), instructions=make_task().instructions + "\n")
+        io = tb_io(get_protocol(proto), None)
+        clean, n = strip_rules(io.messages(inject_rules(ended), None, None))
+        assert n == 1 and clean == io.messages(ended, None, None), proto
 
 
 @pytest.fixture(scope="module")

@@ -163,22 +163,43 @@ def stage(config_path: str, no_sft: bool, executor: str, ray_address: str | None
 
 
 @main.command()
-@_config_opt
-def pipeline(config_path: str) -> None:
-    """Run the whole recipe (corpus, teacher runs, stages 0-2 with serving, SFT and evaluation, submission);
-    resumable: rerun the same command after an interruption. See docs/trainers.md."""
-    from ecov.trainers.pipeline import Pipeline, StepFailed, load_pipeline
+@click.option("--config", "config_path", required=True, type=click.Path(dir_okay=False),
+              help="Pipeline config (YAML), e.g. trainers/configs/pipeline.yaml or pipeline_tiny_cpu.yaml "
+                   "(not a stage config: those go to `ecov-train stage`).")
+@click.option("--check", is_flag=True, help="Only the preflight: check every path, benchmark, model, tool, "
+                                            "port and the disk, print each problem, exit 1 if there is one.")
+def pipeline(config_path: str, check: bool) -> None:
+    """Run the whole recipe (corpus, teacher runs, stages 0-2 with serving, SFT and evaluation, submission).
+    The preflight (--check) runs first. Resumable: rerun the same command after an interruption; a step
+    whose config or inputs changed runs again, with every step after it. See docs/trainers.md."""
+    from ecov.trainers.pipeline import Pipeline, StepFailed, load_pipeline, plan_steps
+    from ecov.trainers.preflight import preflight
 
     try:
         cfg = load_pipeline(config_path)
     except ConfigError as e:
         raise click.BadParameter(str(e), param_hint="--config") from None
+    if check:
+        report = preflight(cfg)
+        for line in report.checked:
+            click.echo(f"ok       {line}")
+        for line in report.notes:
+            click.echo(f"note     {line}")
+        for line in report.problems:
+            click.echo(f"PROBLEM  {line}")
+        if not report.problems:
+            click.echo(f"steps: {', '.join(s.name for s in plan_steps(cfg))}")
+        if report.problems:
+            click.echo(f"preflight: {len(report.problems)} problem(s); nothing was run", err=True)
+            sys.exit(1)
+        click.echo("preflight: ok", err=True)
+        return
     # A SIGTERM (timeout, scheduler) must unwind like Ctrl-C so the model servers the driver started are
     # stopped (they run in their own process groups and would outlive it).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         summary = Pipeline(cfg, log=lambda m: click.echo(m, err=True)).run()
-    except (StepFailed, FileNotFoundError) as e:
+    except (StepFailed, FileNotFoundError, ConfigError) as e:
         raise click.ClickException(str(e)) from None
     click.echo(json.dumps({"workdir": cfg.workdir, "steps": [{k: v for k, v in s.items() if k in
                                                              ("step", "summary", "seconds")} for s in summary]},

@@ -142,20 +142,23 @@ class LoraConfig:
 
 @dataclass
 class SFTConfig:
+    """Defaults are the paper's (Appendix B): 1 epoch, lr 1e-5 cosine with 3% warm-up, 24 rows per optimizer
+    step on any number of GPUs, and a context grown to the longest row."""
+
     enabled: bool = True
-    epochs: float = 2.0
+    epochs: float = 1.0
     max_steps: int = -1  # > 0 overrides epochs
     learning_rate: float = 1e-5
     lr_scheduler: str = "cosine"
     warmup_ratio: float = 0.03
     weight_decay: float = 0.0
     per_device_batch_size: int = 1
-    gradient_accumulation_steps: int = 16
+    gradient_accumulation_steps: int = 1  # used only when effective_batch_size is 0
     # Rows per optimizer step over all processes; when > 0 it sets the accumulation for the run's process
     # count (ecov.trainers.sft.accumulation_steps) and gradient_accumulation_steps is ignored.
-    effective_batch_size: int = 0
+    effective_batch_size: int = 24
     # Rows longer than this are dropped (never truncated: that would cut the answer); 0 = the longest row.
-    max_length: int = 16384
+    max_length: int = 0
     bf16: bool = True  # bf16 autocast on GPUs that support it (ignored on CPU)
     # Weights as loaded: auto = float32 master weights for full fine-tuning (bf16 AdamW updates of size
     # lr*1e-5 vanish in bf16's 8-bit mantissa), bfloat16 for LoRA (the base is frozen).

@@ -9,6 +9,7 @@ items follow the paper's 12 rules one to one, in its order.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from ecov.harness.tasks import Task
@@ -37,13 +38,20 @@ def inject_rules(task: Task) -> Task:
     return replace(task, instructions=task.instructions + "\n" + EXPERT_RULES)
 
 
+_RULES_BLOCK = re.compile(r"\s*" + re.escape(EXPERT_RULES))
+
+
 def strip_rules(messages: list[dict[str, str]]) -> tuple[list[dict[str, str]], int]:
-    """Messages with every copy of the rules block removed, and how many messages had one."""
+    """Messages with every copy of the rules block removed, and how many messages had one.
+
+    The block goes with the whitespace before it: the rules end the instructions, which every prompt
+    layout strips, so instructions that ended in a newline ("...\n" + "\n" + rules) leave no blank line
+    behind and the prompt is the evaluation's, byte for byte."""
     out, n = [], 0
     for m in messages:
         content = m.get("content")
         if isinstance(content, str) and EXPERT_RULES in content:
             n += 1
-            content = content.replace("\n" + EXPERT_RULES, "").replace(EXPERT_RULES, "")
+            content = _RULES_BLOCK.sub("", content)
         out.append({**m, "content": content})
     return out, n

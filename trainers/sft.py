@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,13 @@ class TrainSummary:
     steps: int
     losses: list[dict[str, float]] = field(default_factory=list)  # {"step", "loss", ...} per logged step
     device: str = "cpu"
+    train_seconds: float = 0.0  # trainer.train(), model loading and saving excluded
+    save_seconds: float = 0.0  # writing final/ (the FSDP gather included)
+    peak_gpu_gib: float = 0.0  # torch.cuda.max_memory_allocated on rank 0 (0 on CPU)
+    max_length: int = 0  # the context trained at (the longest row when sft.max_length is 0)
+    processes: int = 1
+    distributed: str = ""  # accelerate's distributed type, and FSDP's sharding as the wrapped model has it
+    parameters: int = 0
 
     @property
     def final_loss(self) -> float | None:
@@ -96,15 +104,20 @@ def _loss_logger(path: Path):
 
         def __init__(self):
             self.records: list[dict[str, float]] = []
+            self.t0 = time.monotonic()
             if int(os.environ.get("RANK", "0")) == 0:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text("")
 
+        def on_train_begin(self, args, state, control, **kwargs):
+            self.t0 = time.monotonic()
+
         def on_log(self, args, state, control, logs=None, **kwargs):
             if not logs or "loss" not in logs or not state.is_world_process_zero:
                 return
+            # elapsed: seconds since training began, so a step's time is the difference of two lines
             rec = {"step": int(state.global_step), "loss": float(logs["loss"]),
-                   "epoch": float(logs.get("epoch") or 0.0)}
+                   "epoch": float(logs.get("epoch") or 0.0), "elapsed": round(time.monotonic() - self.t0, 3)}
             for k in ("learning_rate", "grad_norm", "num_tokens", "mean_token_accuracy"):
                 if k in logs:
                     rec[k] = float(logs[k])
@@ -211,7 +224,12 @@ def train(rows: list[Row], cfg: SFTConfig, start_from: str, out_dir: str | Path,
     losses = _loss_logger(out / "train_log.jsonl")
     trainer = SFTTrainer(model=model, args=args, train_dataset=Dataset.from_list(kept),
                          processing_class=tokenizer, peft_config=peft_config, callbacks=[losses])
+    parameters = sum(p.numel() for p in model.parameters())
+    t0 = time.monotonic()
     result = trainer.train()
+    train_seconds = time.monotonic() - t0
+    distributed = _distributed(trainer)
+    log(f"sft: trained {int(result.global_step)} steps in {train_seconds:.1f} s ({distributed})")
     final = out / "final"
     # save_model runs on every rank (FSDP/ZeRO-3 gather the weights); the rest is rank 0's.
     if peft_config is not None:
@@ -222,13 +240,39 @@ def train(rows: list[Row], cfg: SFTConfig, start_from: str, out_dir: str | Path,
             trainer.model.merge_and_unload().save_pretrained(str(final))
     else:
         trainer.save_model(str(final))
+    save_seconds = time.monotonic() - t0 - train_seconds
     if not trainer.is_world_process_zero():
+        _end_distributed()
         return TrainSummary(start_from, str(final), len(kept), too_long, int(result.global_step), device="cuda")
     tokenizer.save_pretrained(str(final))
+    for f in final.rglob("*"):  # readable by the server that loads it, whatever mode the writer chose
+        if f.is_file():
+            f.chmod(0o644)
     bad = [r for r in losses.records if not math.isfinite(r["loss"])]
     if bad:
         log(f"sft: warning: {len(bad)} logged losses are not finite (first at step {bad[0]['step']})")
     summary = TrainSummary(start_from=start_from, checkpoint=str(final), rows=len(kept), rows_too_long=too_long,
-                           steps=int(result.global_step), losses=losses.records, device="cuda" if cuda else "cpu")
+                           steps=int(result.global_step), losses=losses.records, device="cuda" if cuda else "cpu",
+                           train_seconds=round(train_seconds, 2), save_seconds=round(save_seconds, 2),
+                           peak_gpu_gib=round(torch.cuda.max_memory_allocated() / 2**30, 2) if cuda else 0.0,
+                           max_length=max_length, processes=world_size(), distributed=distributed,
+                           parameters=parameters)
     (out / "train_summary.json").write_text(json.dumps(summary.to_dict(), indent=2))
+    _end_distributed()
     return summary
+
+
+def _distributed(trainer) -> str:
+    """How the model was trained: "NO" (one plain process), "MULTI_GPU" (DDP), "FSDP FULL_SHARD" (as the
+    wrapped model reports it: FSDP runs one process as NO_SHARD, there being nothing to shard across)."""
+    kind = str(getattr(trainer.accelerator.state.distributed_type, "value", trainer.accelerator.state.distributed_type))
+    strategy = getattr(getattr(trainer, "model_wrapped", None), "sharding_strategy", None)
+    return f"{kind} {strategy.name}" if strategy is not None else kind
+
+
+def _end_distributed() -> None:
+    """Close the process group accelerate opened (torch warns at exit when it is left open)."""
+    import torch.distributed as dist
+
+    if dist.is_available() and dist.is_initialized():
+        dist.destroy_process_group()

@@ -115,7 +115,8 @@ def synth_stage(cfg: StageConfig, *, engine=None, reviser=None, log=print, worke
                 f"(prompt = recorded chat: {stats.prompt_checked - stats.prompt_mismatch}/{stats.prompt_checked})")
             if stats.prompt_mismatch:
                 log(f"synth: warning: {stats.prompt_mismatch} rebuilt prompts differ from the chat the run sent "
-                    f"(a run made with --agent history?), e.g. {stats.mismatch_keys[0]}")
+                    f"(injected rules removed), e.g. {stats.mismatch_keys[0]}; the rows hold the rebuilt "
+                    "prompt, the evaluation's (a run made with another agent or prompt version differs)")
         if cfg.curation.rescore:
             validate_rows(result.rows, tasks, scorer, cfg.rejection.seed, cov)
         result.stats = {"runs": per_run}

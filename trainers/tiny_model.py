@@ -1,8 +1,10 @@
-"""A tiny random causal LM built on the spot, for CPU smoke runs of the training chain.
+"""A tiny random causal LM built on the spot, for smoke runs of the training chain (CPU or GPU).
 
-Two layers, width 32, a byte-level BPE tokenizer trained on the given texts, and a ChatML-style chat
-template: small enough to train and serve on a laptop CPU in seconds. Its answers are noise; it exists
-so that serving, evaluation, SFT and checkpoint hand-over run for real without a GPU or a download.
+A Qwen3 (the 4B student's architecture: its decoder layer, q/k norms, grouped KV heads, tied embeddings)
+of a few hundred thousand parameters, a byte-level BPE tokenizer trained on the given texts (the prompts
+and answers it will see, so a testbench takes a few hundred tokens), and a ChatML chat template. Small
+enough to train and serve on a laptop CPU in seconds; nothing is downloaded. It learns what the recipe
+trains it on: after stage-0 SFT its answers are testbenches that parse, some of which compile.
 """
 
 from __future__ import annotations
@@ -16,14 +18,17 @@ CHAT_TEMPLATE = (
 )
 
 
-def build_tiny_model(path: Path, texts: list[str], vocab_size: int = 600, seed: int = 0) -> Path:
-    """Write a tiny Llama with random weights and its tokenizer to ``path``; returns ``path``."""
+def build_tiny_model(path: Path, texts: list[str], vocab_size: int = 2000, hidden_size: int = 64,
+                     layers: int = 2, heads: int = 4, kv_heads: int = 2, intermediate_size: int = 0,
+                     seed: int = 0, max_positions: int = 65536) -> Path:
+    """Write a tiny Qwen3 with random weights and its tokenizer to ``path``; returns ``path``."""
     import torch
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+    from transformers import PreTrainedTokenizerFast, Qwen3Config, Qwen3ForCausalLM
 
     tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    # No regex split: merges may cross spaces, so the repetitive testbench text takes few tokens.
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)
     tok.decoder = decoders.ByteLevel()
     tok.train_from_iterator(texts, trainers.BpeTrainer(
         vocab_size=vocab_size, special_tokens=SPECIALS, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
@@ -32,10 +37,11 @@ def build_tiny_model(path: Path, texts: list[str], vocab_size: int = 600, seed: 
     fast.chat_template = CHAT_TEMPLATE
     path = Path(path)
     fast.save_pretrained(path)
-    config = LlamaConfig(vocab_size=len(fast), hidden_size=32, intermediate_size=64, num_hidden_layers=2,
-                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=16384,
-                         pad_token_id=fast.pad_token_id, eos_token_id=fast.eos_token_id, bos_token_id=None,
-                         tie_word_embeddings=True)
+    config = Qwen3Config(vocab_size=len(fast), hidden_size=hidden_size,
+                         intermediate_size=intermediate_size or 2 * hidden_size, num_hidden_layers=layers,
+                         num_attention_heads=heads, num_key_value_heads=kv_heads, head_dim=hidden_size // heads,
+                         max_position_embeddings=max_positions, pad_token_id=fast.pad_token_id,
+                         eos_token_id=fast.eos_token_id, bos_token_id=None, tie_word_embeddings=True)
     torch.manual_seed(seed)
-    LlamaForCausalLM(config).save_pretrained(path)
+    Qwen3ForCausalLM(config).save_pretrained(path)
     return path

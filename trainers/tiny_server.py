@@ -2,8 +2,9 @@
 
     python -m ecov.trainers.tiny_server --model runs/tiny-model --name student --port 8011
 
-Serves ``GET /v1/models`` and ``POST /v1/chat/completions`` (non-streaming), rendering the chat with
-the checkpoint's own chat template, as vLLM does. One request is generated at a time. For real models
+Serves ``GET /v1/models`` (with ``root``, the checkpoint loaded, as vLLM lists it) and
+``POST /v1/chat/completions`` (non-streaming), rendering the chat with the checkpoint's own chat template,
+as vLLM does; on a GPU when there is one. One request is generated at a time. For real models
 the pipeline starts vLLM instead (docs/trainers.md).
 """
 
@@ -24,7 +25,9 @@ class _Generator:
 
         self.torch = torch
         self.tok = AutoTokenizer.from_pretrained(path)
-        self.model = AutoModelForCausalLM.from_pretrained(path)
+        self.device = "cuda" if torch.cuda.is_available() else "cpu"
+        dtype = torch.bfloat16 if self.device == "cuda" else torch.float32
+        self.model = AutoModelForCausalLM.from_pretrained(path, dtype=dtype).to(self.device)
         self.model.eval()
         self.cap = max_new_tokens
         self.lock = threading.Lock()
@@ -33,6 +36,7 @@ class _Generator:
         ids = self.tok.apply_chat_template(messages, add_generation_prompt=True, return_tensors="pt")
         if hasattr(ids, "keys"):
             ids = ids["input_ids"]
+        ids = ids.to(self.device)
         n = min(int(max_tokens or self.cap), self.cap)
         with self.lock, self.torch.no_grad():
             self.torch.manual_seed(seed)
@@ -62,7 +66,9 @@ def make_server(path: str, name: str, port: int, max_new_tokens: int = 256) -> T
 
         def do_GET(self):
             if self.path.rstrip("/").endswith("/v1/models"):
-                self._send(200, {"object": "list", "data": [{"id": name, "object": "model", "owned_by": "ecov"}]})
+                # root: the checkpoint loaded, as vLLM lists it (the response cache and the pipeline read it)
+                self._send(200, {"object": "list", "data": [{"id": name, "object": "model", "owned_by": "ecov",
+                                                             "root": path}]})
             else:
                 self._send(404, {"error": {"message": f"no route {self.path}"}})
 

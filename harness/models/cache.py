@@ -1,7 +1,8 @@
 """On-disk response cache: an identical request is answered from disk, so a rerun costs nothing.
 
 Keys are the sha256 of the canonical JSON of everything that shapes the answer (model, api_base,
-messages, sampling options, seed, sample and round index). Entries are one JSON file each, written to
+the checkpoint a local server lists for the name (``served.py``), messages, sampling options, seed, sample
+and round index). Entries are one JSON file each, written to
 a temporary file and renamed, so concurrent workers and killed runs never leave a torn entry.
 Each entry carries a digest of its key and completion; an entry that does not match it (edited, torn
 by a full disk, written by an older ECov that cached empty answers), or that is too large or nests too

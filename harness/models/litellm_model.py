@@ -34,6 +34,7 @@ from ecov.harness.models.base import (
 )
 from ecov.harness.models.cache import ResponseCache, request_key
 from ecov.harness.models.probe import OLLAMA_API, ProbeResult, probe
+from ecov.harness.models.served import served_name, served_root
 
 ACCEPTED_FORMS = (
     "openai/<model>  (OPENAI_API_KEY; with --api-base for any OpenAI-compatible server)",
@@ -148,6 +149,10 @@ class LiteLLMModel:
         self._api_key = self.extra.pop("api_key", None)
         self._check_key()
         self._supports_seed = self._supported("seed")
+        # The checkpoint a local server loaded for this name (vLLM's /v1/models ``root``): it joins the
+        # cache key, so a name served with other weights (a retrained stage0) never gets old answers.
+        self.served = served_root(self.api_base, served_name(self.name), self._api_key) \
+            if self.cache is not None and is_local(self.api_base) else ""
 
     # -- set-up ------------------------------------------------------------------------------
     def _resolve_provider(self) -> str:
@@ -195,6 +200,7 @@ class LiteLLMModel:
             "round": req.round,
             "extra": _cacheable(self.extra),
             **({"attempt": req.attempt} if req.attempt else {}),  # re-asks must not hit the cache
+            **({"served": self.served} if self.served else {}),  # the weights behind the name (served.py)
         }
 
     def probe(self) -> ProbeResult | None:

@@ -842,6 +842,8 @@ class _Walker:
 
     def connections(self, type_name: str, hi):
         """(port, expression) per connection of one instance; ``.*`` and ``.q`` connect the same name."""
+        if _is_token(hi):  # the comma between two instances of one statement (`m a (...), b (...);`)
+            return
         ports = self.module_ports.get(type_name, [])
         for i, c in enumerate(c for c in hi.connections if not _is_token(c)):
             ck = _kind(c)
