@@ -6,9 +6,10 @@ contract's legal figures.
 Testbenches: every reference testbench of the shipped benchmarks (ecov-embedded, cvdp-ecov, autoeval-ecov)
 and every distinct testbench in the shipped baseline submissions (leaderboard/submissions/*/run.tar.gz),
 each at its run's seed. One JSON line per testbench in OUT (resumable: lines already there are skipped),
-progress on stderr. Plan for hours on a shared 2-core machine; run it under nohup.
+progress on stderr. Plan for hours on a shared 2-core machine; run it under nohup. ``--jobs N`` compares N
+testbenches at a time (threads over the engines, as the executor does: N about the machine's cores / 2).
 
-Usage: python scripts/replay_fidelity.py OUT.jsonl [--only refs|baselines] [--bench NAME] [--limit N]
+Usage: python scripts/replay_fidelity.py OUT.jsonl [--only refs|baselines] [--bench NAME] [--limit N] [--jobs N]
        python scripts/replay_fidelity.py --summary OUT.jsonl
 """
 
@@ -19,8 +20,10 @@ import hashlib
 import json
 import sys
 import tarfile
+import threading
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -88,7 +91,7 @@ def compare(d, r) -> list[str]:
     return diffs
 
 
-def run(out_path: Path, only: str | None, bench: str | None, limit: int | None) -> None:
+def run(out_path: Path, only: str | None, bench: str | None, limit: int | None, jobs: int = 1) -> None:
     from ecov.harness.benchmark.store import load_benchmark
     from ecov.harness.scoring.config import EngineConfig
     from ecov.harness.tracks.sv.scorer import Engine
@@ -102,7 +105,9 @@ def run(out_path: Path, only: str | None, bench: str | None, limit: int | None) 
     direct = Engine(EngineConfig(max_uncovered=10**6), direct=True)
     replay = Engine(EngineConfig(max_uncovered=10**6, use_cache=False))
     print(f"{len(todo)} testbenches to compare ({len(done)} done before)", file=sys.stderr, flush=True)
-    for i, it in enumerate(todo):
+    lock, count = threading.Lock(), [0]
+
+    def one(it: dict) -> None:
         design = tasks[it["bench"]][it["task"]].design
         t0 = time.monotonic()
         d = direct.score(design, it["tb"], seed=it["seed"])
@@ -117,11 +122,16 @@ def run(out_path: Path, only: str | None, bench: str | None, limit: int | None) 
                "legal": [legal_view(d), legal_view(r)] if "legal" in diffs else None,
                "errors": [d.errors[:2], r.errors[:2]] if "status" in diffs else None,
                "seconds": [round(t1 - t0, 2), round(t2 - t1, 2)], "cached_direct": d.cached}
-        with out_path.open("a") as f:
-            f.write(json.dumps(row) + "\n")
-        print(f"[{i + 1}/{len(todo)}] {it['bench']} {it['task']} {it['name']} {d.status}/{r.status} "
-              f"{d.overall}/{r.overall} {'SAME' if not diffs else 'DIFF ' + ','.join(diffs)} "
-              f"({row['seconds'][0]}+{row['seconds'][1]} s)", file=sys.stderr, flush=True)
+        with lock:
+            with out_path.open("a") as f:
+                f.write(json.dumps(row) + "\n")
+            count[0] += 1
+            print(f"[{count[0]}/{len(todo)}] {it['bench']} {it['task']} {it['name']} {d.status}/{r.status} "
+                  f"{d.overall}/{r.overall} {'SAME' if not diffs else 'DIFF ' + ','.join(diffs)} "
+                  f"({row['seconds'][0]}+{row['seconds'][1]} s)", file=sys.stderr, flush=True)
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        list(pool.map(one, todo))  # re-raises the first failure
 
 
 def summary(out_path: Path) -> int:
@@ -151,11 +161,12 @@ def main() -> None:
     ap.add_argument("--only", choices=("refs", "baselines"))
     ap.add_argument("--bench", choices=BENCHMARKS)
     ap.add_argument("--limit", type=int)
+    ap.add_argument("--jobs", type=int, default=1, help="testbenches compared at a time")
     ap.add_argument("--summary", action="store_true")
     a = ap.parse_args()
     if a.summary:
         sys.exit(summary(a.out))
-    run(a.out, a.only, a.bench, a.limit)
+    run(a.out, a.only, a.bench, a.limit, a.jobs)
 
 
 if __name__ == "__main__":
