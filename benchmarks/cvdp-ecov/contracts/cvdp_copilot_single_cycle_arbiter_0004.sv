@@ -24,7 +24,7 @@ module ecov_contract (input logic clk, input logic reset, input logic [7:0] req_
   end
 
   // ---- bins (N = 8, as the prompt instantiates it)
-  logic [7:0] prev = 8'h00; logic prev_ok = 1'b0;
+  logic [7:0] prev = 8'h00, prev2 = 8'h00; logic prev_ok = 1'b0, prev2_ok = 1'b0;
   always @(posedge clk) if (reset === 1'b0) begin
     `ECOV_COVER(no_requests, req_i == 8'h00)
     `ECOV_COVER(single_request, $onehot(req_i))
@@ -35,8 +35,16 @@ module ecov_contract (input logic clk, input logic reset, input logic [7:0] req_
     `ECOV_COVER(pattern_01010101, req_i == 8'b01010101)
     `ECOV_COVER(pattern_10011001, req_i == 8'b10011001)
     `ECOV_COVER(back_to_back_requests, prev_ok && prev != 8'h00 && req_i != 8'h00)
-    `ECOV_COVER(high_frequency_toggle, prev_ok && prev != 8'h00 && req_i == ~prev)
-    prev = req_i; prev_ok = 1'b1;
-  end else prev_ok = 1'b0;
+    `ECOV_COVER(high_frequency_toggle, prev2_ok && ((req_i ^ prev) & (prev ^ prev2)) != 8'h00)
+    prev2 = prev; prev2_ok = prev_ok; prev = req_i; prev_ok = 1'b1;
+  end else begin prev_ok = 1'b0; prev2_ok = 1'b0; end
   always @(posedge reset) `ECOV_COVER(reset_during_arbitration, req_i != 8'h00)
+  // "Apply new requests after reset": a request at a rising edge after a mid-run reset (any reset after the
+  // run's first release) is released, before the next reset
+  int unsigned releases = 0; logic after_rst = 1'b0;
+  always @(negedge reset) if ($realtime > 0) begin releases = releases + 1; after_rst = (releases > 1); end
+  always @(posedge clk) if (reset === 1'b0 && after_rst && req_i != 8'h00) begin
+    `ECOV_COVER(requests_after_reset, 1'b1)
+    after_rst = 1'b0;
+  end
 endmodule
