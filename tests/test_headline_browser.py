@@ -21,10 +21,12 @@ import pytest
 from test_leaderboard_browser import _header, _QuietHandler, _save, browser, pytestmark  # noqa: F401 - fixture, marks
 
 from ecov.harness.core.run_folder import RunFolder
+from ecov.leaderboard.buildverify import BuiltVerification
 from ecov.leaderboard.legal_view import sample_legal
 from ecov.leaderboard.site import build_site
 from ecov.leaderboard.stats import group_rounds
-from ecov.leaderboard.submission import open_submission
+from ecov.leaderboard.submission import open_submission, run_digest
+from ecov.leaderboard.verify import VERIFIED, Verification
 
 By = pytest.importorskip("selenium.webdriver.common.by").By
 WebDriverWait = pytest.importorskip("selenium.webdriver.support.ui").WebDriverWait
@@ -56,6 +58,23 @@ def _model_run(subs: Path) -> None:
         {"model": "Acme Coder 7B", "type": "api", "date": "2026-12-05", "size_b": 7, "link": "", "notes": ""}))
 
 
+class _Accepted:
+    """A build's verifier that accepts every run as it stands: these tests are about how ranked tables
+    look (only a verified run is ranked); verification itself is tested in test_leaderboard_adversarial.py
+    and test_verify*.py, and re-scoring every shipped run here would take most of CI."""
+
+    def prefetch(self, folders) -> None:
+        pass
+
+    def __call__(self, sub) -> BuiltVerification:
+        config = sub.run.read_config()
+        return BuiltVerification(Verification(
+            submission=sub.name, verdict=VERIFIED, run_digest=run_digest(sub.run_dir), benchmark=config.benchmark,
+            split=config.split, dataset_hash=config.dataset_hash, tb_lang=config.tb_lang,
+            protocol=config.protocol,
+            reproduced_model=config.model if config.model.startswith("builtin/") else ""), reused=False)
+
+
 @pytest.fixture(scope="module")
 def real_site(tmp_path_factory):
     subs, out = tmp_path_factory.mktemp("headline-subs"), tmp_path_factory.mktemp("headline-site")
@@ -63,7 +82,7 @@ def real_site(tmp_path_factory):
         if folder.is_dir():
             shutil.copytree(folder, subs / folder.name)  # a submission may hold no links
     _model_run(subs)
-    report = build_site(subs, out, repo_url="")
+    report = build_site(subs, out, repo_url="", verifier=_Accepted())
     assert not report.skipped, report.skipped
     return out
 
