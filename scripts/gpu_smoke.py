@@ -84,14 +84,21 @@ def run_pipeline(cfg: Path, out: Path, report: list[str], timeout: float, cpu: b
         say(report, chk.stdout[-2000:])
         return {"ok": False, "preflight": chk.stdout}
     with open(out / "pipeline.log", "w") as log:
+        driver = subprocess.Popen([*ECOV_TRAIN, "pipeline", "--config", str(cfg)], stdout=subprocess.DEVNULL,
+                                  stderr=log, text=True, env=env, cwd=ROOT)
         try:
-            res = subprocess.run([*ECOV_TRAIN, "pipeline", "--config", str(cfg)], stdout=subprocess.PIPE,
-                                 stderr=log, text=True, env=env, cwd=ROOT, timeout=timeout)
+            rc = driver.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
+            driver.terminate()  # SIGTERM: the driver stops its step and its servers (the GPU is freed)
+            try:
+                driver.wait(timeout=90)
+            except subprocess.TimeoutExpired:
+                driver.kill()
+                driver.wait()
             say(report, f"pipeline: stopped after {timeout:.0f} s (see pipeline.log)")
             return {"ok": False, "timeout": timeout}
-    say(report, f"pipeline: exit {res.returncode}")
-    return {"ok": res.returncode == 0}
+    say(report, f"pipeline: exit {rc}")
+    return {"ok": rc == 0}
 
 
 def check_pipeline(work: Path, report: list[str], cpu: bool) -> dict:
