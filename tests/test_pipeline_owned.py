@@ -240,8 +240,8 @@ def test_a_rerun_stops_what_a_killed_run_left_and_nothing_else(tmp_path):
 
 def test_the_gpu_smoke_config_extends_the_cpu_one_and_its_preflight_wants_a_gpu(tmp_path):
     """pipeline_gpu_smoke.yaml is the CPU run (its student, steps and learning rates) with the 4B run's
-    differences (SFT through accelerate with the shipped FSDP config, bf16, gradient checkpointing); on a machine without a GPU its preflight
-    names exactly that, and nothing else."""
+    differences (SFT through accelerate with the shipped FSDP config, bf16, gradient checkpointing); on a
+    machine without a GPU its preflight names exactly that, and nothing else."""
     import importlib.util
 
     path = tmp_path / "smoke.yaml"
