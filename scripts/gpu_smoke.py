@@ -54,7 +54,7 @@ def smoke_config(out: Path, cpu: bool, vllm: bool, port: int) -> Path:
         cfg["student_serve"].update(kind="vllm", args=["--max-model-len", "8192", "--gpu-memory-utilization", "0.3",
                                                        "--enforce-eager"])
     if cpu:
-        cfg.update(cpu_threads=1, min_free_gb=1, tiny_model={"hidden_size": 64, "layers": 2})
+        cfg.update(cpu_threads=1, min_free_gb=1)
         cfg["stages"] = {f"stage{s}": {"overrides": {"sft": {"bf16": False, "gradient_checkpointing": False}}}
                          for s in (0, 1, 2)}
         cfg["sft"] = {"accelerate_config": str(cpu_accelerate(out))}
@@ -84,14 +84,21 @@ def run_pipeline(cfg: Path, out: Path, report: list[str], timeout: float, cpu: b
         say(report, chk.stdout[-2000:])
         return {"ok": False, "preflight": chk.stdout}
     with open(out / "pipeline.log", "w") as log:
+        driver = subprocess.Popen([*ECOV_TRAIN, "pipeline", "--config", str(cfg)], stdout=subprocess.DEVNULL,
+                                  stderr=log, text=True, env=env, cwd=ROOT)
         try:
-            res = subprocess.run([*ECOV_TRAIN, "pipeline", "--config", str(cfg)], stdout=subprocess.PIPE,
-                                 stderr=log, text=True, env=env, cwd=ROOT, timeout=timeout)
+            rc = driver.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
+            driver.terminate()  # SIGTERM: the driver stops its step and its servers (the GPU is freed)
+            try:
+                driver.wait(timeout=90)
+            except subprocess.TimeoutExpired:
+                driver.kill()
+                driver.wait()
             say(report, f"pipeline: stopped after {timeout:.0f} s (see pipeline.log)")
             return {"ok": False, "timeout": timeout}
-    say(report, f"pipeline: exit {res.returncode}")
-    return {"ok": res.returncode == 0}
+    say(report, f"pipeline: exit {rc}")
+    return {"ok": rc == 0}
 
 
 def check_pipeline(work: Path, report: list[str], cpu: bool) -> dict:
@@ -167,10 +174,12 @@ def build_4b(path: Path, tok_dir: Path, cpu: bool) -> None:
         torch.cuda.empty_cache()
 
 
-def part_4b(out: Path, work: Path, report: list[str], tokens: int, steps: int, cpu: bool, timeout: float) -> dict:
+def part_4b(out: Path, work: Path, report: list[str], tokens: int, steps: int, cpu: bool, timeout: float,
+            scratch: Path) -> dict:
+    """The 8 GB checkpoints go to SCRATCH (the work folder's parent), never to OUT, which comes back."""
     from transformers import AutoTokenizer
 
-    base = out / "qwen3-4b-shaped"
+    base = scratch / "qwen3-4b-shaped"
     tok_dir = work / "05-tiny-model" / "model"
     t = time.monotonic()
     build_4b(base, tok_dir, cpu)
@@ -187,7 +196,7 @@ def part_4b(out: Path, work: Path, report: list[str], tokens: int, steps: int, c
     rows = out / "rows_4b.jsonl"
     rows.write_text("".join(json.dumps(row) + "\n" for _ in range(steps)))
     stage = yaml.safe_load((work / "07-stage0-sft" / "stage0.yaml").read_text())
-    stage["output_dir"] = str(out / "sft-4b")
+    stage["output_dir"] = str(scratch / "sft-4b")
     stage["student"] = {"base": str(base), "init": ""}
     stage["sft"].update(max_steps=steps, effective_batch_size=1, max_length=0, bf16=not cpu,
                         gradient_checkpointing=True, model_dtype="auto", learning_rate=1e-5, warmup_ratio=0.0)
@@ -206,8 +215,10 @@ def part_4b(out: Path, work: Path, report: list[str], tokens: int, steps: int, c
     if rc != 0:
         say(report, f"4B-shaped: SFT exited {rc} (see sft_4b.log)")
         return {"ok": False}
-    summ = json.loads((out / "sft-4b" / "train_summary.json").read_text())
-    log = [json.loads(line) for line in open(out / "sft-4b" / "train_log.jsonl")]
+    for name in ("train_summary.json", "train_log.jsonl"):
+        shutil.copy(scratch / "sft-4b" / name, out / f"sft_4b_{name}")
+    summ = json.loads((out / "sft_4b_train_summary.json").read_text())
+    log = [json.loads(line) for line in open(out / "sft_4b_train_log.jsonl")]
     times = [r["elapsed"] for r in log if "elapsed" in r]
     per_step = (times[-1] - times[0]) / (len(times) - 1) if len(times) > 1 else summ["train_seconds"]
     n_tokens = summ["max_length"]
@@ -220,7 +231,7 @@ def part_4b(out: Path, work: Path, report: list[str], tokens: int, steps: int, c
                 f"per optimizer step (after the first), {res['tokens_per_second']} tokens/s, peak "
                 f"{res['peak_gpu_gib']} GiB, final/ written in {res['save_seconds']} s ({res['distributed']})")
     shutil.rmtree(base, ignore_errors=True)
-    shutil.rmtree(out / "sft-4b" / "final", ignore_errors=True)
+    shutil.rmtree(scratch / "sft-4b" / "final", ignore_errors=True)
     return res
 
 
@@ -228,8 +239,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cpu", action="store_true", help="run on the CPU with tiny sizes (tests the script)")
     ap.add_argument("--out", type=Path, default=Path(os.environ.get("OUT") or ROOT / "runs" / "gpu-smoke"))
-    ap.add_argument("--work", type=Path, default=None, help="work folder (default: OUT/work; /tmp on the device)")
-    ap.add_argument("--budget", type=float, default=460.0, help="seconds for the whole script")
+    ap.add_argument("--work", type=Path, default=None,
+                    help="work folder: checkpoints, 8 GB in part 2 (default: /tmp/ecov-smoke where $OUT is set, else OUT)")
+    ap.add_argument("--budget", type=float, default=480.0, help="seconds for the whole script (unpacking and installing come before)")
     ap.add_argument("--reserve-4b", type=float, default=170.0, help="seconds part 2 needs, else it is skipped")
     ap.add_argument("--no-4b", action="store_true")
     ap.add_argument("--tokens", type=int, default=44746, help="part 2: tokens a row (the issue's figure)")
@@ -238,7 +250,8 @@ def main() -> int:
     a = ap.parse_args()
     out = a.out
     out.mkdir(parents=True, exist_ok=True)
-    work_root = a.work or out
+    work_root = a.work or (Path("/tmp/ecov-smoke") if os.environ.get("OUT") else out)
+    work_root.mkdir(parents=True, exist_ok=True)
     report: list[str] = []
     vllm = bool(shutil.which("vllm")) and not a.cpu
     say(report, f"python {sys.version.split()[0]}, {'CPU' if a.cpu else 'GPU'} run, vLLM "
@@ -256,13 +269,15 @@ def main() -> int:
     if result["pipeline"].get("ok"):
         result["checks"] = check_pipeline(work, report, a.cpu)
     left = a.budget - (time.monotonic() - T0)
-    if a.no_4b or not result["pipeline"].get("ok"):
+    # Part 2 needs only the tokenizer, stage 0's rows and its stage config: a pipeline cut off later still
+    # leaves the 4B figures their time.
+    if a.no_4b or not (work / "07-stage0-sft" / "stage0.yaml").exists():
         say(report, "4B-shaped: not run")
     elif left < a.reserve_4b * (0.3 if a.cpu else 1.0):
         say(report, f"4B-shaped: skipped, {left:.0f} s left")
     else:
         result["qwen3_4b_shaped"] = part_4b(out, work, report, a.tokens if not a.cpu else 2000, a.steps_4b,
-                                            a.cpu, left - 10)
+                                            a.cpu, left - 10, work_root)
     result["seconds"] = round(time.monotonic() - T0, 1)
     (out / "gpu_smoke.json").write_text(json.dumps(result, indent=2, default=str))
     (out / "report.txt").write_text("\n".join(report) + "\n")

@@ -239,9 +239,9 @@ def test_a_rerun_stops_what_a_killed_run_left_and_nothing_else(tmp_path):
 
 
 def test_the_gpu_smoke_config_extends_the_cpu_one_and_its_preflight_wants_a_gpu(tmp_path):
-    """pipeline_gpu_smoke.yaml is the CPU run with the 4B run's differences (Qwen3 of width 256, SFT
-    through accelerate with the shipped FSDP config, bf16); on a machine without a GPU its preflight
-    names exactly that, and nothing else."""
+    """pipeline_gpu_smoke.yaml is the CPU run (its student, steps and learning rates) with the 4B run's
+    differences (SFT through accelerate with the shipped FSDP config, bf16, gradient checkpointing); on a
+    machine without a GPU its preflight names exactly that, and nothing else."""
     import importlib.util
 
     path = tmp_path / "smoke.yaml"
@@ -251,8 +251,13 @@ def test_the_gpu_smoke_config_extends_the_cpu_one_and_its_preflight_wants_a_gpu(
     cfg = load_pipeline(path)
     assert cfg.sft == {"launcher": "accelerate", "accelerate_config": "trainers/configs/accelerate_fsdp.yaml",
                        "processes": 1}
-    assert cfg.tiny and cfg.tiny_model.hidden_size == 256 and cfg.corpus["split_tokens"] == 80  # inherited
-    assert cfg.stages["stage0"]["designs"] == "short" and cfg.stages["stage0"]["overrides"]["sft"]["bf16"] is True
+    cpu = load_pipeline(ROOT / "trainers/configs/pipeline_tiny_cpu.yaml")
+    assert cfg.tiny and cfg.tiny_model == cpu.tiny_model and cfg.corpus["split_tokens"] == 80  # inherited
+    for stage in ("stage0", "stage1", "stage2"):
+        sft, cpu_sft = cfg.stages[stage]["overrides"]["sft"], cpu.stages[stage]["overrides"]["sft"]
+        assert sft["bf16"] is True and sft["gradient_checkpointing"] is True
+        assert {k: sft[k] for k in ("max_steps", "learning_rate")} == {k: cpu_sft[k] for k in ("max_steps", "learning_rate")}
+    assert cfg.stages["stage0"]["designs"] == "short" and cfg.allow_empty_stage
     res = CliRunner().invoke(main, ["pipeline", "--config", str(path), "--check"])
     gpus = 0
     if importlib.util.find_spec("torch") is not None:
