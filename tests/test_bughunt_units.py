@@ -265,3 +265,30 @@ def test_shipped_mutants_load_and_list():
     rows = {r["name"]: r for r in json.loads(out.output)}
     assert rows["ecov-embedded"]["bughunt_tasks"] == 16
     assert rows["ecov-embedded"]["mutants"] == sum(len(t.mutants.mutants) for t in suite)
+
+
+def test_bug_hunt_boards_draw_baselines_as_lines_and_rank_models_by_kill_rate():
+    from types import SimpleNamespace as NS
+
+    from ecov.leaderboard.bughunt_boards import board_frame, board_rows, rank_key
+
+    def entry(name, model, kill, ranked=True):
+        summary = {"bughunt": {"kill_rate": kill, "pass_rate": kill, "false_alarms": 0, "samples": 16,
+                               "tasks": 16, "mutants": 320, "killed": int(kill * 3.2)}, "avg_overall": 90.0}
+        cfg = NS(model=model, mode="direct", agent="direct", max_rounds=1, tb_lang="sv", n_samples=1)
+        view = NS(summary=summary, config=cfg, pct=lambda k, s=summary: s.get(k, 0.0))
+        return NS(name=name, view=view, sub=NS(meta=NS(model=model, type="baseline")), mark=NS(state="verified"),
+                  standing=NS(ranked=ranked, reason="" if ranked else "covers 1 of 16 tasks"))
+
+    es = sorted([entry("rand", "builtin/random", 0.0), entry("ref", "builtin/reference", 92.5),
+                 entry("cap", "builtin/golden-capture", 57.5), entry("m1", "openai/a", 60.0),
+                 entry("m2", "openai/b", 10.0)], key=rank_key)
+    rows = board_rows(es)
+    assert [(e.name, r, line) for e, r, line in rows] == [
+        ("ref", None, "reference"), ("m1", 1, ""), ("cap", None, "oracle"), ("m2", 2, ""), ("rand", None, "floor")]
+    df = board_frame(es, [entry("part", "openai/c", 99.0, ranked=False)])
+    assert list(df["submission"]) == ["ref", "m1", "cap", "m2", "rand", "part"]
+    assert list(df["reference_line"]) == ["reference", "none", "oracle", "none", "floor", "none"]
+    assert list(df["ranked"]) == [False, True, False, True, False, False]
+    assert df["not_ranked_because"].iloc[0] == "a baseline: the board's reference line"
+    assert df["not_ranked_because"].iloc[-1] == "covers 1 of 16 tasks"

@@ -243,3 +243,24 @@ def test_publish_errors_are_clear(tmp_path):
     assert r.exit_code == 2 and "owner/name" in r.output
     r = CliRunner().invoke(main, ["publish", str(tmp_path), "--repo-id", "o/n"])
     assert r.exit_code == 2 and "not a built benchmark folder" in r.output
+
+
+def test_built_and_published_copies_carry_the_bug_hunt(tmp_path):
+    """The bug hunt's files (issue 31) travel with a build and a publish: the built embedded suite loads
+    back with the same mutants, self-checking references and kill-rate targets, and publish uploads them."""
+    out = tmp_path / "embedded"
+    r = CliRunner().invoke(main, ["build", "ecov-embedded", "--out", str(out)])
+    assert r.exit_code == 0 and "bug-hunt mutants of 16 tasks" in r.output, r.output
+    suite, built = {t.id: t for t in load_suite()}, {t.id: t for t in load_benchmark(out)}
+    for tid, t in suite.items():
+        b = built[tid]
+        assert b.mutants.to_dict() == t.mutants.to_dict() and b.bughunt_target == t.bughunt_target is not None
+        assert [f.content for f in b.bughunt_tbs] == [f.content for f in t.bughunt_tbs]
+    assert "## Bug-hunt mutants" in render_card(out)
+    hub = FakeHub()
+    try:
+        publish(out, "ecov-org/ecov-embedded", token="hf_test", endpoint=hub.url)
+    finally:
+        hub.shutdown()
+    assert {f"mutants/{t}.json" for t in suite} | {f"bughunt_references/{t}.sv" for t in suite} <= set(hub.files)
+    assert json.loads(hub.files["bughunt_targets.json"])["tasks"]["uart"]["target"] == suite["uart"].bughunt_target
