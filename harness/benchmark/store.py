@@ -221,7 +221,28 @@ def load_hub(repo_id: str, split: str = "test", revision: str | None = None) -> 
             f"either.) Build it locally instead "
             f"(ecov-data build NAME --source PATH --out DIR) and pass that folder's path."
         ) from e
-    return [row_to_task(r) for r in ds]
+    return attach_hub_files([row_to_task(r) for r in ds], repo_id, revision)
+
+
+# The files a published benchmark carries beside its rows that the harness reads (publish.UPLOADED).
+HUB_SIDE_FILES = ["mutants/*.json", "bughunt_targets.json", "bughunt_references/*.sv"]
+
+
+def attach_hub_files(tasks: list[Task], repo_id: str, revision: str | None = None,
+                     endpoint: str | None = None) -> list[Task]:
+    """The bug hunt's files of a hub dataset (issue 31), fetched beside its rows (cached under HF_HOME) and
+    attached as for a built folder; a dataset that has none keeps its tasks as they are."""
+    from huggingface_hub import snapshot_download
+
+    try:
+        folder = snapshot_download(repo_id, repo_type="dataset", revision=revision, allow_patterns=HUB_SIDE_FILES,
+                                   endpoint=endpoint)
+    except Exception as e:  # the rows loaded, so the hub answered: a failure here is not a missing dataset
+        if os.environ.get("HF_HUB_OFFLINE") == "1":
+            return tasks  # rows cached before their files were: no mutants (a bug-hunt run then says so)
+        raise BenchmarkNotFound(f"hub dataset {repo_id!r}: its rows loaded but its bug-hunt files could not be "
+                                f"fetched: {type(e).__name__}: {str(e).splitlines()[0][:300] if str(e) else ''}") from e
+    return attach_bughunt(attach_mutants(tasks, Path(folder)), Path(folder))
 
 
 def shipped_dir(name: str) -> Path | None:
