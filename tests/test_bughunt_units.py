@@ -8,7 +8,9 @@ import random
 
 import pytest
 
+from ecov.harness.benchmark.bughunt_refs import TARGETS, read_targets, references_dir
 from ecov.harness.benchmark.mutantfiles import MutantsError, read_mutants, write_mutants
+from ecov.harness.benchmark.store import load_benchmark
 from ecov.harness.contracts.spec import design_sha256
 from ecov.harness.core.records import (
     EARLY,
@@ -265,6 +267,12 @@ def test_shipped_mutants_load_and_list():
     rows = {r["name"]: r for r in json.loads(out.output)}
     assert rows["ecov-embedded"]["bughunt_tasks"] == 16
     assert rows["ecov-embedded"]["mutants"] == sum(len(t.mutants.mutants) for t in suite)
+    # issue 31's done-when counts, and every task with killable mutants has its calibrated target entry
+    assert rows["cvdp-ecov"]["bughunt_tasks"] >= 40 and rows["autoeval-ecov"]["bughunt_tasks"] >= 100
+    for bench in ("cvdp-ecov", "autoeval-ecov"):
+        hunted = {t.id for t in load_benchmark(bench) if t.mutants is not None and t.mutants.mutants}
+        assert len(hunted) == rows[bench]["bughunt_tasks"]
+        assert set(read_targets(references_dir(bench).parent / TARGETS)["tasks"]) == hunted, bench
 
 
 def test_bug_hunt_boards_draw_baselines_as_lines_and_rank_models_by_kill_rate():
