@@ -8,7 +8,7 @@ and every distinct testbench in the shipped baseline submissions (leaderboard/su
 each at its run's seed. One JSON line per testbench in OUT (resumable: lines already there are skipped),
 progress on stderr. Plan for hours on a shared 2-core machine; run it under nohup.
 
-Usage: python scripts/replay_fidelity.py OUT.jsonl [--only refs|baselines] [--bench NAME] [--limit N]
+Usage: python scripts/replay_fidelity.py OUT.jsonl [--only refs|baselines] [--bench NAME] [--limit N] [-j N]
        python scripts/replay_fidelity.py --summary OUT.jsonl
 """
 
@@ -21,6 +21,7 @@ import sys
 import tarfile
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -88,7 +89,7 @@ def compare(d, r) -> list[str]:
     return diffs
 
 
-def run(out_path: Path, only: str | None, bench: str | None, limit: int | None) -> None:
+def run(out_path: Path, only: str | None, bench: str | None, limit: int | None, jobs: int = 1) -> None:
     from ecov.harness.benchmark.store import load_benchmark
     from ecov.harness.scoring.config import EngineConfig
     from ecov.harness.tracks.sv.scorer import Engine
@@ -102,7 +103,8 @@ def run(out_path: Path, only: str | None, bench: str | None, limit: int | None) 
     direct = Engine(EngineConfig(max_uncovered=10**6), direct=True)
     replay = Engine(EngineConfig(max_uncovered=10**6, use_cache=False))
     print(f"{len(todo)} testbenches to compare ({len(done)} done before)", file=sys.stderr, flush=True)
-    for i, it in enumerate(todo):
+
+    def one(it: dict) -> dict:
         design = tasks[it["bench"]][it["task"]].design
         t0 = time.monotonic()
         d = direct.score(design, it["tb"], seed=it["seed"])
@@ -110,18 +112,23 @@ def run(out_path: Path, only: str | None, bench: str | None, limit: int | None) 
         r = replay.score(design, it["tb"], seed=it["seed"])
         t2 = time.monotonic()
         diffs = compare(d, r)
-        row = {"key": it["key"], "source": it["source"], "bench": it["bench"], "task": it["task"], "name": it["name"],
-               "seed": it["seed"], "status": [d.status, r.status], "overall": [d.overall, r.overall], "diffs": diffs,
-               "only_direct_uncovered": sorted(points(d) - points(r))[:50],
-               "only_replay_uncovered": sorted(points(r) - points(d))[:50],
-               "legal": [legal_view(d), legal_view(r)] if "legal" in diffs else None,
-               "errors": [d.errors[:2], r.errors[:2]] if "status" in diffs else None,
-               "seconds": [round(t1 - t0, 2), round(t2 - t1, 2)], "cached_direct": d.cached}
-        with out_path.open("a") as f:
-            f.write(json.dumps(row) + "\n")
-        print(f"[{i + 1}/{len(todo)}] {it['bench']} {it['task']} {it['name']} {d.status}/{r.status} "
-              f"{d.overall}/{r.overall} {'SAME' if not diffs else 'DIFF ' + ','.join(diffs)} "
-              f"({row['seconds'][0]}+{row['seconds'][1]} s)", file=sys.stderr, flush=True)
+        return {"key": it["key"], "source": it["source"], "bench": it["bench"], "task": it["task"],
+                "name": it["name"], "seed": it["seed"], "status": [d.status, r.status],
+                "overall": [d.overall, r.overall], "diffs": diffs,
+                "only_direct_uncovered": sorted(points(d) - points(r))[:50],
+                "only_replay_uncovered": sorted(points(r) - points(d))[:50],
+                "legal": [legal_view(d), legal_view(r)] if "legal" in diffs else None,
+                "errors": [d.errors[:2], r.errors[:2]] if "status" in diffs else None,
+                "seconds": [round(t1 - t0, 2), round(t2 - t1, 2)], "cached_direct": d.cached}
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:  # each score is its own subprocesses
+        for i, row in enumerate(pool.map(one, todo)):
+            with out_path.open("a") as f:
+                f.write(json.dumps(row) + "\n")
+            print(f"[{i + 1}/{len(todo)}] {row['bench']} {row['task']} {row['name']} {row['status'][0]}/"
+                  f"{row['status'][1]} {row['overall'][0]}/{row['overall'][1]} "
+                  f"{'SAME' if not row['diffs'] else 'DIFF ' + ','.join(row['diffs'])} "
+                  f"({row['seconds'][0]}+{row['seconds'][1]} s)", file=sys.stderr, flush=True)
 
 
 def summary(out_path: Path) -> int:
@@ -152,10 +159,11 @@ def main() -> None:
     ap.add_argument("--bench", choices=BENCHMARKS)
     ap.add_argument("--limit", type=int)
     ap.add_argument("--summary", action="store_true")
+    ap.add_argument("-j", "--jobs", type=int, default=1, help="testbenches compared at once")
     a = ap.parse_args()
     if a.summary:
         sys.exit(summary(a.out))
-    run(a.out, a.only, a.bench, a.limit)
+    run(a.out, a.only, a.bench, a.limit, a.jobs)
 
 
 if __name__ == "__main__":

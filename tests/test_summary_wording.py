@@ -65,6 +65,16 @@ def test_rounds_are_numbered_from_one_and_no_bracket_nests():
         assert depth <= 1, cov
 
 
+def test_a_cocotb_summary_says_why_it_has_no_legal_line():
+    s = summarize([_sample("a", [40.0, 90.0], 1)], 2, protocol="llm4cov")
+    s["run"] = {"model": "m", "mode": "agentic", "agent": "memoryless", "n_samples": 1, "max_rounds": 2,
+                "tb_lang": "cocotb"}
+    legal = [line for line in format_summary(s).splitlines() if line.strip().startswith("legal pass %")]
+    assert len(legal) == 1 and "SV track only" in legal[0]
+    s["run"]["tb_lang"] = "sv"  # an SV run without contract tasks has nothing to explain
+    assert "legal pass %" not in format_summary(s)
+
+
 def test_site_prose_quotes_the_tables_own_random_figure(tmp_path):
     """The prose above a table reads builtin/random's figure from that table (it said 93% above a 91.0)."""
     import shutil

@@ -277,7 +277,7 @@ BINS_TEXT = ("the contract's bins (named stimulus situations) a sample's testben
 
 def bins_summary(by_task: dict[str, list[SampleRecord]], per_task: dict[str, dict[str, Any]],
                  contracts: dict[str, int] | None = None) -> dict[str, Any]:
-    """``bins_hit`` of ``bins`` over the contract tasks ``by_task`` (reported, not part of any pass): a
+    """``bins_hit`` of ``bins`` over the contract tasks ``by_task`` (a legal pass needs every bin): a
     task's total is its contract's bin count (``contracts``, else the most its samples recorded), its hits
     the mean over samples; samples from before bins were recorded count as unknown, and a task with only
     those is left out (``bins_unknown_tasks``). Adds per-task ``legal_bins_hit`` / ``legal_bins``."""
