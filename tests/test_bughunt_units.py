@@ -35,6 +35,7 @@ from ecov.harness.sim.porttrace import RECORD, first_divergence, first_record_di
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.base import BughuntUnsupported, make_bughunt_engine
 from ecov.harness.tracks.sv.bughunt import _rescale, failure_location, outcome
+from ecov.leaderboard.identity import load_known
 
 RTL = """module fsm #(parameter int W = 4, parameter int LIM = 3) (
   input  logic clk, rst_n, go, stop,
@@ -270,9 +271,15 @@ def test_shipped_mutants_load_and_list():
     # issue 31's done-when counts, and every task with killable mutants has its calibrated target entry
     assert rows["cvdp-ecov"]["bughunt_tasks"] >= 40 and rows["autoeval-ecov"]["bughunt_tasks"] >= 100
     for bench in ("cvdp-ecov", "autoeval-ecov"):
-        hunted = {t.id for t in load_benchmark(bench) if t.mutants is not None and t.mutants.mutants}
+        tasks = load_benchmark(bench)
+        hunted = {t.id for t in tasks if t.mutants is not None and t.mutants.mutants}
         assert len(hunted) == rows[bench]["bughunt_tasks"]
         assert set(read_targets(references_dir(bench).parent / TARGETS)["tasks"]) == hunted, bench
+        # verify loads the benchmark by name: a bug-hunt run is re-scored against the same mutants and targets
+        def hunt(ts):
+            return {t.id: (t.mutants and t.mutants.to_dict(), t.bughunt_target, [f.content for f in t.bughunt_tbs])
+                    for t in ts}
+        assert hunt(load_known(bench, "test")) == hunt(tasks), bench
 
 
 def test_bug_hunt_boards_draw_baselines_as_lines_and_rank_models_by_kill_rate():

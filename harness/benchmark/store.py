@@ -268,6 +268,16 @@ def attach_contracts(tasks: list[Task], folder: Path) -> list[Task]:
     return tasks
 
 
+def load_built(path: str | os.PathLike, split: str = "test") -> list[Task]:
+    """A built benchmark (its folder, or its data file) with what ships beside its rows: the interface
+    contracts, the bug hunt's mutants, self-checking references and kill-rate targets. Every loader of a
+    built copy goes through here (``ecov-eval``, and ``ecov-leaderboard verify`` through identity.load_known),
+    so a bug-hunt run is re-scored against the mutants it was scored against."""
+    p = Path(path)
+    where = p if p.is_dir() else p.parent
+    return attach_bughunt(attach_mutants(attach_contracts(load_folder(p, split), where), where), where)
+
+
 def load_benchmark(name: str | os.PathLike | None = None, split: str = "test") -> list[Task]:
     """Tasks of the embedded suite (None or "ecov-embedded"), a shipped benchmark by name
     (cvdp-ecov, autoeval-ecov), a built folder/file, or a hub id (the authors' schema included)."""
@@ -283,11 +293,10 @@ def load_benchmark(name: str | os.PathLike | None = None, split: str = "test") -
                 f"(set ECOV_BENCHMARKS_DIR, or rebuild: `ecov-data build {s} --out DIR` then "
                 f"`ecov-data validate DIR --write-targets`, and pass DIR)"
             )
-        return attach_bughunt(attach_mutants(attach_contracts(load_folder(folder, split), folder), folder), folder)
+        return load_built(folder, split)
     p = Path(name).expanduser()
     if p.exists():
-        where = p if p.is_dir() else p.parent
-        return attach_bughunt(attach_mutants(attach_contracts(load_folder(p, split), where), where), where)
+        return load_built(p, split)
     if _HUB_ID_RE.match(s) and not s.startswith((".", "/")):
         from ecov.harness.benchmark.builders import authors
 
