@@ -10,6 +10,13 @@ progress on stderr. Plan for hours on a shared 2-core machine; run it under nohu
 
 Usage: python scripts/replay_fidelity.py OUT.jsonl [--only refs|baselines] [--bench NAME] [--limit N] [-j N]
        python scripts/replay_fidelity.py --summary OUT.jsonl
+       python scripts/replay_fidelity.py --runs OLD_SUBMISSIONS NEW_RUNS
+
+``--runs`` needs no simulation: it compares, testbench by testbench, the shipped submissions made on the
+direct path (OLD_SUBMISSIONS/NAME/run.tar.gz) with the same baselines re-made through the replay
+(NEW_RUNS/NAME/, scripts/baseline_submissions.py --runs): a builtin model's testbenches are a pure function
+of the task and seed, so each one is in both. Compared: status, overall %, coverage per metric and the
+uncovered points; legal figures are left out (the contracts changed between the two).
 """
 
 from __future__ import annotations
@@ -152,15 +159,79 @@ def summary(out_path: Path) -> int:
     return 1 if any(r["diffs"] for r in rows) else 0
 
 
+def _rounds_of(folder: Path) -> tuple[dict, list[dict]]:
+    """A run's config and rounds, from a run folder or a submission's run.tar.gz."""
+    if (folder / "run.tar.gz").exists():
+        with tarfile.open(folder / "run.tar.gz") as tf:
+            names = tf.getnames()
+            cfg = json.load(tf.extractfile(next(n for n in names if n.endswith("config.json"))))
+            lines = tf.extractfile(next(n for n in names if n.endswith("rounds.jsonl"))).read().decode()
+    else:
+        cfg = json.loads((folder / "config.json").read_text())
+        lines = (folder / "rounds.jsonl").read_text()
+    return cfg, [json.loads(line) for line in lines.splitlines() if line.strip()]
+
+
+def _tb_key(testbench: str) -> str:
+    """A testbench without builtin/random's header comment (its round became 1-based between the two)."""
+    return "\n".join(line for line in testbench.splitlines() if not line.startswith("// task "))
+
+
+def _figures(result: dict) -> dict:
+    return {"status": result.get("status"), "overall": result.get("overall"), "coverage": result.get("coverage"),
+            "uncovered": sorted(json.dumps(u, sort_keys=True) for u in result.get("uncovered") or []),
+            "uncovered_total": result.get("uncovered_total")}
+
+
+def compare_runs(old_root: Path, new_root: Path) -> int:
+    """Testbench by testbench: the direct path's figures (old submissions) against the replay's (new runs)."""
+    total = same = 0
+    diffs: Counter = Counter()
+    for new in sorted(p for p in new_root.iterdir() if (p / "rounds.jsonl").exists()):
+        old = old_root / new.name
+        if not (old / "run.tar.gz").exists():
+            continue
+        cfg_old, old_rounds = _rounds_of(old)
+        cfg_new, new_rounds = _rounds_of(new)
+        if cfg_old.get("seed") != cfg_new.get("seed"):
+            continue
+        before = {(r["task_id"], _tb_key(r["testbench"])): _figures(r.get("result") or {}) for r in old_rounds if r.get("testbench")}
+        seen, n, ok = set(), 0, 0
+        for r in new_rounds:
+            if not r.get("testbench"):
+                continue
+            key = (r["task_id"], _tb_key(r["testbench"]))
+            if key in seen or key not in before:
+                continue
+            seen.add(key)
+            n += 1
+            a, b = before[key], _figures(r.get("result") or {})
+            bad = [k for k in a if a[k] != b[k]]
+            ok += not bad
+            for k in bad:
+                diffs[k] += 1
+            if bad:
+                print(f"  DIFF {new.name} {key[0]}: {bad} overall {a['overall']} -> {b['overall']}")
+        print(f"{new.name}: {n} distinct testbenches in both, {ok} identical")
+        total, same = total + n, same + ok
+    print(f"all: {total} testbenches, {same} identical, {total - same} differ {dict(diffs)}")
+    return 1 if total != same else 0
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("out", type=Path)
+    ap.add_argument("out", type=Path, nargs="?")
+    ap.add_argument("--runs", type=Path, nargs=2, metavar=("OLD_SUBMISSIONS", "NEW_RUNS"))
     ap.add_argument("--only", choices=("refs", "baselines"))
     ap.add_argument("--bench", choices=BENCHMARKS)
     ap.add_argument("--limit", type=int)
     ap.add_argument("--summary", action="store_true")
     ap.add_argument("-j", "--jobs", type=int, default=1, help="testbenches compared at once")
     a = ap.parse_args()
+    if a.runs:
+        sys.exit(compare_runs(*a.runs))
+    if a.out is None:
+        ap.error("OUT.jsonl is required")
     if a.summary:
         sys.exit(summary(a.out))
     run(a.out, a.only, a.bench, a.limit, a.jobs)

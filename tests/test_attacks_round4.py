@@ -302,9 +302,10 @@ def _promptly(fn, seconds: float = 240):
     return box["result"]
 
 
-@pytest.mark.parametrize("kind", ["bwrap", "rlimit"])
+@pytest.mark.parametrize("kind", SV_KINDS)
 @pytest.mark.parametrize("plant", sorted(PLANTS))
 def test_files_a_run_leaves_are_an_error_never_a_hang(kind, plant, sv, honest_sv):
+    """``auto`` is the run of the sandbox it resolves to (memoised: no extra build)."""
     if kind == "rlimit" and plant in ("hard-link-scored", "fifo-end", "fifo-coverage"):
         pytest.skip("one sandbox is enough for these")
     how, counts = PLANTS[plant]

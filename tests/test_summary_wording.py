@@ -70,7 +70,7 @@ def test_a_cocotb_summary_says_why_it_has_no_legal_line():
     s["run"] = {"model": "m", "mode": "agentic", "agent": "memoryless", "n_samples": 1, "max_rounds": 2,
                 "tb_lang": "cocotb"}
     legal = [line for line in format_summary(s).splitlines() if line.strip().startswith("legal pass %")]
-    assert len(legal) == 1 and "SV track only" in legal[0]
+    assert len(legal) == 1 and "cocotb track binds no interface contract" in legal[0]
     s["run"]["tb_lang"] = "sv"  # an SV run without contract tasks has nothing to explain
     assert "legal pass %" not in format_summary(s)
 

@@ -7,6 +7,7 @@ from typing import Any
 from ecov.harness.core.protocol import AVG_COV_TEXT
 from ecov.harness.core.run_folder import RunFolder
 from ecov.harness.evaluation.bughunt_report import bughunt_lines, bughunt_task_lines
+from ecov.harness.tracks.base import get_track, track_names
 
 
 def _row(label: str, value: str) -> str:
@@ -135,12 +136,13 @@ def headline_lines(summary: dict[str, Any]) -> list[str]:
 
 def legal_lines(summary: dict[str, Any]) -> list[str]:
     """Legal pass % and coverage over the contract tasks, and the contract bins reached (part of the legal
-    pass). A cocotb run says why it has none: contracts are judged in the SV track only."""
+    pass). A run on a track that binds no contract (cocotb) says why it has none."""
     lg = summary.get("legal") or {}
     if not lg.get("tasks"):
-        if (summary.get("run") or {}).get("tb_lang") == "cocotb":
-            return [_row("legal pass %", "–   (interface contracts are judged in the SV track only, docs/scoring.md: "
-                                         "a cocotb run's ECov pass % is its paper pass %)")]
+        lang = (summary.get("run") or {}).get("tb_lang")
+        if lang and lang in track_names() and not get_track(lang).binds_contracts:
+            return [_row("legal pass %", f"–   (the {lang} track binds no interface contract, docs/scoring.md: "
+                                         "its ECov pass % is its paper pass %)")]
         return []
     lines = [_row("legal pass %", f"{lg['pass_rate']:.1f}   (on the {lg['tasks']} tasks with an interface contract: "
                   f"targets met before the first broken input rule; {lg['paper_pass_rate']:.1f} on them if broken "

@@ -13,7 +13,7 @@ import hashlib
 import math
 import re
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ecov.harness.core.records import SourceFile
 from ecov.harness.hdl.text import strip_comments
@@ -47,6 +47,7 @@ class ModulePorts:
     parser: str = "pyslang"  # which parser produced this (pyslang | regex)
     # name -> integral | real | string | type, for each overridable parameter (pyslang only; empty from regex)
     param_kinds: dict[str, str] = field(default_factory=dict)
+    fallback_reason: str = ""  # why pyslang could not read the module, when the regex parser did
 
     @property
     def inputs(self) -> list[Port]:
@@ -93,7 +94,7 @@ def _parse_uncached(files, module: str) -> ModulePorts:
     except PortParseError as e:
         err = e
     try:
-        return _parse_regex(files, module)
+        return replace(_parse_regex(files, module), fallback_reason=str(err))
     except PortParseError as e:
         raise PortParseError(f"{e} (pyslang: {err})") from e
 

@@ -61,6 +61,9 @@ def plan(design: Design, edges: tuple[str, ...] = ()) -> RecorderPlan:
         mp = parse_ports(design.files, design.top)
     except PortParseError as e:
         raise ReplayUnsupported(f"the DUT's ports cannot be read for the replay: {e}") from e
+    if mp.parser != "pyslang":  # the forgiving regex reading misreads interface and ref ports as inputs
+        raise ReplayUnsupported(f"the replay needs the DUT's ports as elaborated, and pyslang could not: "
+                                f"{mp.fallback_reason}")
     bad = [f"{p.name} ({p.direction}{', unpacked array' if p.is_array else ''})" for p in mp.ports
            if p.direction not in ("input", "output") or p.is_array]
     if bad:

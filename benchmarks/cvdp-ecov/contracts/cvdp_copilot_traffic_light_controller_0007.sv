@@ -2,6 +2,12 @@
 // changes to the input signals are applied between clock edges". Checked while i_rst_b is high on the
 // sensor and timer inputs (reset is the harness's own duty): none of them changes in the time step of a
 // rising edge of i_clk (before or after the edge). A change at the falling edge is accepted.
+// Issue 32, 1.1's reset ("Assert the asynchronous reset ... for several clock cycles while keeping all
+// other inputs inactive"; the prompt's only reset stimulus: 8.1 starts from it, no scenario asks for
+// another): inputs_inactive_during_reset (at every rising edge of i_clk where i_rst_b is low, the sensor
+// and timer inputs are low) and reset_held_multiple_cycles (every release of i_rst_b, other than at time
+// 0, follows at least two rising edges of i_clk with i_rst_b low; an edge in the time step of the
+// assertion or the release counts, whichever order the simulator runs them in).
 // The bins follow the FSM of the prompt's transition list, mirrored from the ports.
 module ecov_contract (input logic i_clk, input logic i_rst_b, input logic i_vehicle_sensor_input,
     input logic i_short_timer, input logic i_long_timer, input logic o_short_trigger, input logic o_long_trigger,
@@ -16,6 +22,26 @@ module ecov_contract (input logic i_clk, input logic i_rst_b, input logic i_vehi
   always @(posedge i_clk) begin
     t_pos = $realtime; pos_seen = 1'b1;
     if (i_rst_b === 1'b1 && chg_seen && t_chg == $realtime) `ECOV_VIOLATION(inputs_change_between_clock_edges)
+  end
+
+  always @(posedge i_clk)
+    if (i_rst_b === 1'b0 && (i_vehicle_sensor_input | i_short_timer | i_long_timer) === 1'b1)
+      `ECOV_VIOLATION(inputs_inactive_during_reset)
+
+  // ---- rule: reset_held_multiple_cycles
+  int unsigned r_n = 0;                                  // rising edges seen while asserted
+  realtime r_pos = -1.0, r_cnt = -1.0, r_rel = -1.0;   // last edge, last counted edge, last release
+  always @(posedge i_clk) begin
+    r_pos = $realtime;
+    if (i_rst_b === 1'b0 || $realtime == r_rel) begin r_n = r_n + 1; r_cnt = $realtime; end
+  end
+  always @(i_rst_b) begin
+    if (i_rst_b === 1'b0) r_n = (r_pos == $realtime) ? 1 : 0;
+    else if ($realtime > 0) begin
+      r_rel = $realtime;
+      #0.001;
+      if (r_n + ((r_pos == r_rel && r_cnt != r_pos) ? 1 : 0) < 2) `ECOV_VIOLATION(reset_held_multiple_cycles)
+    end
   end
 
   // ---- bins: S1..S4 as 0..3, mirrored from the inputs

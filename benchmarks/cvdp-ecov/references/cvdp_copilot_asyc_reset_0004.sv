@@ -20,11 +20,11 @@ module tb;
     // full countdown and hold at zero
     repeat (40) @(posedge clk);
     // resets at interesting counts
-    reset = 1; #7 reset = 0;
+    reset = 1; repeat (2) @(posedge clk); #2 reset = 0;   // held two cycles (Reset Handling)
     reset_at(5'hF); reset_at(5'hE); reset_at(5'hD); reset_at(5'h8); reset_at(5'h7); reset_at(5'h1);
     repeat (40) @(posedge clk);
     // asynchronous pulse between clock edges
-    #3 reset = 1; #1 reset = 0;
+    #3 reset = 1; repeat (2) @(posedge clk); #1 reset = 0;
     repeat (40) @(posedge clk);
     $finish;
   end

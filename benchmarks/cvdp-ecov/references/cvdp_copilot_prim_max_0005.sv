@@ -49,7 +49,7 @@ module tb;
     repeat (200) apply({$urandom(), $urandom()} & {NumSrc{8'h0F}}, $urandom());
     // reset during operation
     apply(seq(1), '1);
-    #2 rst_ni = 0; #10 rst_ni = 1;
+    #2 rst_ni = 0; #20 rst_ni = 1;                 // held two cycles (Reset Handling)
     apply(seq(0), '1, 6);
     $finish;
   end

@@ -23,7 +23,7 @@ module tb;
     for (int i = 0; i < N; i++) drive(8'h80 >> i);
     for (int v = 0; v < (1 << N); v++) drive(v);                             // every pattern
     repeat (50) drive($urandom());
-    reset = 1; drive(8'hFF); reset = 0; drive(8'h00);
+    reset = 1; drive(8'hFF); drive(8'hFF); reset = 0; drive(8'h00);   // held two cycles (Reset Handling)
     $finish;
   end
 endmodule

@@ -34,9 +34,9 @@ module tb;
     cyc(1, 0, 1); cyc(0, 1, 0); cyc(1, 0, 1); cyc(1, 1, 0); cyc(0, 0, 0);
     // every input combination from every state, random
     repeat (400) cyc($urandom(), $urandom(), $urandom());
-    // asynchronous reset in S2 and S3
-    cyc(1, 0, 1); cyc(0, 0, 0); #2 i_rst_b = 0; #4 i_rst_b = 1;
-    cyc(1, 0, 1); cyc(0, 1, 0); cyc(1, 0, 0); #2 i_rst_b = 0; #4 i_rst_b = 1;
+    // asynchronous reset in S2 and S3, held two cycles with the other inputs inactive (1.1)
+    cyc(1, 0, 1); cyc(0, 0, 0); #2 i_rst_b = 0; #14 i_rst_b = 1;
+    cyc(1, 0, 1); cyc(0, 1, 0); cyc(1, 0, 0); #2 i_vehicle_sensor_input = 0; i_rst_b = 0; #14 i_rst_b = 1;
     cyc(0, 0, 0); cyc(0, 0, 0);
     $finish;
   end
