@@ -72,7 +72,8 @@ def board_frame(ranked: list, partial: list) -> pd.DataFrame:
                      "avg_overall": v.pct("avg_overall"), "pass_rate": v.pct("pass_rate"),
                      "reference_line": line or "none", "verified": e.mark.state,
                      "ranked": e.standing.ranked and not line,
-                     "not_ranked_because": e.standing.reason or (f"a baseline: the board's {line} line" if line else ""), "track": v.config.tb_lang, "n": v.config.n_samples})
+                     "not_ranked_because": e.standing.reason or (f"a baseline: the board's {line} line" if line else ""),
+                     "track": v.config.tb_lang, "n": v.config.n_samples})
     return pd.DataFrame(rows)
 
 
