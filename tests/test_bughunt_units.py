@@ -307,3 +307,17 @@ def test_bug_hunt_boards_draw_baselines_as_lines_and_rank_models_by_kill_rate():
     assert list(df["ranked"]) == [False, True, False, True, False, False]
     assert df["not_ranked_because"].iloc[0] == "a baseline: the board's reference line"
     assert df["not_ranked_because"].iloc[-1] == "covers 1 of 16 tasks"
+
+
+def test_a_harness_failure_after_the_golden_run_is_a_fault_not_a_zero():
+    """The kill confirmation's replay failed (bwrap could not fork, on a loaded machine): the round is an
+    infra_error, which the loop redoes on resume, not a scored round at kill rate 0."""
+    from ecov.harness.benchmark.builders.embedded import load_suite
+    from ecov.harness.core.records import INFRA_ERROR
+    from ecov.harness.loop.bughunt_round import round_result
+
+    task = next(t for t in load_suite() if t.id == "prio_encoder")
+    golden = ScoreResult(status="ok", instance=task.dut_instance, overall=90.0)
+    why = "harness failure: the replay that confirms kills: bwrap: Can't fork for pid 1"
+    res = round_result(BughuntResult(INFRA_ERROR, golden, total=20, errors=[why]), task)
+    assert res.status == INFRA_ERROR and why in res.errors and res.bughunt["status"] == INFRA_ERROR

@@ -42,6 +42,8 @@ def round_result(bh: BughuntResult, task: Task) -> ScoreResult:
     """The golden run's score carrying the bug hunt's figures; a refusal with no golden run is ``rejected``."""
     if bh.golden is not None and not (bh.status == REJECTED and bh.golden.ran):
         res = replace(bh.golden)
+        if bh.status == INFRA_ERROR:  # the golden run was scored but the mutants' were not: a fault, not a 0
+            res = replace(res, status=INFRA_ERROR, errors=[*res.errors, *bh.errors])
     else:
         res = ScoreResult(status=bh.status if bh.status in (REJECTED, INFRA_ERROR) else REJECTED,
                           instance=task.dut_instance, errors=list(bh.errors), seed=bh.seed)
