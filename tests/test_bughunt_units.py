@@ -321,3 +321,15 @@ def test_a_harness_failure_after_the_golden_run_is_a_fault_not_a_zero():
     why = "harness failure: the replay that confirms kills: bwrap: Can't fork for pid 1"
     res = round_result(BughuntResult(INFRA_ERROR, golden, total=20, errors=[why]), task)
     assert res.status == INFRA_ERROR and why in res.errors and res.bughunt["status"] == INFRA_ERROR
+
+
+def test_a_reference_is_known_whatever_blank_lines_end_it():
+    """autoeval-ecov's references embed VerilogEval's RefModule, so only the task's own reference may skip the
+    embedded-design refusal; it must be recognised after an answer's code block dropped its last blank line
+    (47 of 154 autoeval references end in two newlines: all were refused before)."""
+    from ecov.harness.loop.bughunt_round import is_reference
+
+    task = next(t for t in load_benchmark("autoeval-ecov") if t.id == "Prob068_countbcd")
+    ref = task.bughunt_tbs[0].content
+    assert ref.endswith("\n\n") and is_reference(task, ref.rstrip("\n") + "\n") and is_reference(task, ref)
+    assert not is_reference(task, ref.replace("endmodule", "endmodule // x", 1))

@@ -23,8 +23,10 @@ NO_MUTANTS = "no_mutants"  # bug-hunt status of a task without killable mutants:
 
 
 def is_reference(task: Task, testbench: str) -> bool:
-    """The testbench is one of the task's own self-checking references (harness-owned oracle rows)."""
-    return any(testbench == f.content for f in task.bughunt_tbs)
+    """The testbench is one of the task's own self-checking references (harness-owned oracle rows), up to the
+    blank lines and spaces around it that an answer's code block does not keep (a reference file ending in
+    two newlines comes back from builtin/reference's answer with one)."""
+    return any(testbench.strip() == f.content.strip() for f in task.bughunt_tbs)
 
 
 def bughunt_figures(bh: BughuntResult) -> dict:
