@@ -15,9 +15,8 @@ from dataclasses import dataclass
 from ecov.harness.benchmark.spec import get_benchmark
 from ecov.harness.benchmark.store import (
     EMBEDDED,
-    attach_contracts,
     dataset_hash,
-    load_folder,
+    load_built,
     load_hub,
     shipped_dir,
 )
@@ -54,7 +53,7 @@ def load_known(name: str, split: str) -> list[Task]:
         folder = shipped_dir(spec.name)
         if folder is None:
             raise IdentityError(f"benchmark {name!r} is known but no built copy is installed here")
-        return attach_contracts(load_folder(folder, split), folder)
+        return load_built(folder, split)
     if HUB_ID.match(name or "") and not name.startswith("."):
         return load_hub(name, split)
     raise IdentityError(f"the run names benchmark {name!r}, which is no benchmark ECov knows (a shipped name "

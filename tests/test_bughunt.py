@@ -80,6 +80,39 @@ endmodule
     assert any(o.diverged_ns is not None for o in r.outcomes)  # the stimulus did excite mutants
 
 
+def test_plusargs_and_defines_tell_the_testbench_nothing(setup):
+    """A testbench that looks for the mutant selector where a run could carry it (the replay's plusarg
+    +ecov_bh_sel, any +ecov plusarg, a define the build might set) and fails late, in a final block, when
+    it finds one: the testbench's runs carry none of them, so nothing fails and nothing is killed (a late
+    failure would have counted as a kill, being after every divergence)."""
+    task, engine, muts = setup
+    tb = HEADER + """  int k = 0, hit = 0;
+  string s;
+  initial begin
+    if ($test$plusargs("ecov")) hit = 1;
+    if ($value$plusargs("ecov_bh_sel=%d", k)) hit = 2;
+    if ($value$plusargs("ecov_bh_sel=%s", s)) hit = 3;
+`ifdef ECOV_BUGHUNT
+    hit = 4;
+`endif
+`ifdef ECOV_MUTANT
+    hit = 5;
+`endif
+    repeat (300) begin
+      req = 16'($urandom); mask = 16'($urandom) & 16'($urandom); msb_first = 1'($urandom);
+      #1;
+    end
+    $finish;
+  end
+  final if (hit != 0) $error("told %0d", hit);
+endmodule
+"""
+    r = engine.score_bughunt(task.design, muts, tb, 1)
+    assert r.status == OK and r.killed == 0, (r.status, r.errors, [(o.id, o.reason) for o in r.outcomes])
+    assert all(o.failed_ns is None for o in r.outcomes)
+    assert any(o.diverged_ns is not None for o in r.outcomes)
+
+
 def test_naming_the_selector_or_embedding_the_design_is_refused(setup):
     task, engine, muts = setup
     tb = HEADER + "  initial begin\n    #1 if (uut.ecov_bh_sel != 0) $error(\"mutant\");\n    $finish;\n  end\nendmodule\n"

@@ -148,6 +148,15 @@ def test_verify_re_scores_the_bug_hunt_and_catches_a_tampered_kill_count(runs, t
     assert ver.scored == 1 and [d.field for d in ver.differences] == ["bughunt.killed"], ver.report()
 
 
+def test_verify_re_makes_the_oracle_rows_answers(runs, task):
+    """builtin/golden-capture is reproducible: verify re-makes its answers (the capture run included) and
+    finds them equal, so a verified build admits its row as the build's own baseline."""
+    folder, _ = runs["builtin/golden-capture"]
+    fresh = BughuntRoundScorer(BughuntEngine(EngineConfig(use_cache=False)))
+    ver = verify_run(RunFolder(folder), {task.id: task}, fresh, name="oracle")
+    assert ver.ok and not ver.differences and ver.reproduced_model == "builtin/golden-capture", ver.report()
+
+
 def test_the_site_ranks_bug_hunt_boards_by_kill_rate(runs, tmp_path):
     subs = tmp_path / "subs"
     for model, (folder, _) in runs.items():

@@ -8,7 +8,9 @@ import random
 
 import pytest
 
+from ecov.harness.benchmark.bughunt_refs import TARGETS, read_targets, references_dir
 from ecov.harness.benchmark.mutantfiles import MutantsError, read_mutants, write_mutants
+from ecov.harness.benchmark.store import load_benchmark
 from ecov.harness.contracts.spec import design_sha256
 from ecov.harness.core.records import (
     EARLY,
@@ -33,6 +35,7 @@ from ecov.harness.sim.porttrace import RECORD, first_divergence, first_record_di
 from ecov.harness.tasks import Task
 from ecov.harness.tracks.base import BughuntUnsupported, make_bughunt_engine
 from ecov.harness.tracks.sv.bughunt import _rescale, failure_location, outcome
+from ecov.leaderboard.identity import load_known
 
 RTL = """module fsm #(parameter int W = 4, parameter int LIM = 3) (
   input  logic clk, rst_n, go, stop,
@@ -265,3 +268,68 @@ def test_shipped_mutants_load_and_list():
     rows = {r["name"]: r for r in json.loads(out.output)}
     assert rows["ecov-embedded"]["bughunt_tasks"] == 16
     assert rows["ecov-embedded"]["mutants"] == sum(len(t.mutants.mutants) for t in suite)
+    # issue 31's done-when counts, and every task with killable mutants has its calibrated target entry
+    assert rows["cvdp-ecov"]["bughunt_tasks"] >= 40 and rows["autoeval-ecov"]["bughunt_tasks"] >= 100
+    for bench in ("cvdp-ecov", "autoeval-ecov"):
+        tasks = load_benchmark(bench)
+        hunted = {t.id for t in tasks if t.mutants is not None and t.mutants.mutants}
+        assert len(hunted) == rows[bench]["bughunt_tasks"]
+        assert set(read_targets(references_dir(bench).parent / TARGETS)["tasks"]) == hunted, bench
+        # verify loads the benchmark by name: a bug-hunt run is re-scored against the same mutants and targets
+        def hunt(ts):
+            return {t.id: (t.mutants and t.mutants.to_dict(), t.bughunt_target, [f.content for f in t.bughunt_tbs])
+                    for t in ts}
+        assert hunt(load_known(bench, "test")) == hunt(tasks), bench
+
+
+def test_bug_hunt_boards_draw_baselines_as_lines_and_rank_models_by_kill_rate():
+    from types import SimpleNamespace as NS
+
+    from ecov.leaderboard.bughunt_boards import board_frame, board_rows, rank_key
+
+    def entry(name, model, kill, ranked=True):
+        summary = {"bughunt": {"kill_rate": kill, "pass_rate": kill, "false_alarms": 0, "samples": 16,
+                               "tasks": 16, "mutants": 320, "killed": int(kill * 3.2)}, "avg_overall": 90.0}
+        cfg = NS(model=model, mode="direct", agent="direct", max_rounds=1, tb_lang="sv", n_samples=1)
+        view = NS(summary=summary, config=cfg, pct=lambda k, s=summary: s.get(k, 0.0))
+        return NS(name=name, view=view, sub=NS(meta=NS(model=model, type="baseline")), mark=NS(state="verified"),
+                  standing=NS(ranked=ranked, reason="" if ranked else "covers 1 of 16 tasks"))
+
+    es = sorted([entry("rand", "builtin/random", 0.0), entry("ref", "builtin/reference", 92.5),
+                 entry("cap", "builtin/golden-capture", 57.5), entry("m1", "openai/a", 60.0),
+                 entry("m2", "openai/b", 10.0)], key=rank_key)
+    rows = board_rows(es)
+    assert [(e.name, r, line) for e, r, line in rows] == [
+        ("ref", None, "reference"), ("m1", 1, ""), ("cap", None, "oracle"), ("m2", 2, ""), ("rand", None, "floor")]
+    df = board_frame(es, [entry("part", "openai/c", 99.0, ranked=False)])
+    assert list(df["submission"]) == ["ref", "m1", "cap", "m2", "rand", "part"]
+    assert list(df["reference_line"]) == ["reference", "none", "oracle", "none", "floor", "none"]
+    assert list(df["ranked"]) == [False, True, False, True, False, False]
+    assert df["not_ranked_because"].iloc[0] == "a baseline: the board's reference line"
+    assert df["not_ranked_because"].iloc[-1] == "covers 1 of 16 tasks"
+
+
+def test_a_harness_failure_after_the_golden_run_is_a_fault_not_a_zero():
+    """The kill confirmation's replay failed (bwrap could not fork, on a loaded machine): the round is an
+    infra_error, which the loop redoes on resume, not a scored round at kill rate 0."""
+    from ecov.harness.benchmark.builders.embedded import load_suite
+    from ecov.harness.core.records import INFRA_ERROR
+    from ecov.harness.loop.bughunt_round import round_result
+
+    task = next(t for t in load_suite() if t.id == "prio_encoder")
+    golden = ScoreResult(status="ok", instance=task.dut_instance, overall=90.0)
+    why = "harness failure: the replay that confirms kills: bwrap: Can't fork for pid 1"
+    res = round_result(BughuntResult(INFRA_ERROR, golden, total=20, errors=[why]), task)
+    assert res.status == INFRA_ERROR and why in res.errors and res.bughunt["status"] == INFRA_ERROR
+
+
+def test_a_reference_is_known_whatever_blank_lines_end_it():
+    """autoeval-ecov's references embed VerilogEval's RefModule, so only the task's own reference may skip the
+    embedded-design refusal; it must be recognised after an answer's code block dropped its last blank line
+    (47 of 154 autoeval references end in two newlines: all were refused before)."""
+    from ecov.harness.loop.bughunt_round import is_reference
+
+    task = next(t for t in load_benchmark("autoeval-ecov") if t.id == "Prob068_countbcd")
+    ref = task.bughunt_tbs[0].content
+    assert ref.endswith("\n\n") and is_reference(task, ref.rstrip("\n") + "\n") and is_reference(task, ref)
+    assert not is_reference(task, ref.replace("endmodule", "endmodule // x", 1))

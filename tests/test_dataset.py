@@ -8,11 +8,13 @@ import base64
 import http.server
 import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
 from pathlib import Path
 
+import huggingface_hub
 import pytest
 import yaml
 from click.testing import CliRunner
@@ -23,14 +25,17 @@ from ecov.harness.benchmark.builders.embedded import load_suite
 from ecov.harness.benchmark.publish import PublishError, publish, render_card
 from ecov.harness.benchmark.store import (
     BenchmarkNotFound,
+    attach_hub_files,
     dataset_hash,
     features,
     load_benchmark,
+    load_folder,
     row_to_task,
     save_tasks,
     task_to_row,
 )
 from ecov.harness.cli.data import main
+from ecov.harness.cli.eval import eval_cmd
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 needs_shared = pytest.mark.skipif(not (SHARED / "verilog-eval").is_dir(), reason="../shared/data is not present")
@@ -167,7 +172,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, *args) -> None:
         pass
 
-    def _reply(self, code: int, body: dict) -> None:
+    def _reply(self, code: int, body: dict | list) -> None:
         data = json.dumps(body).encode()
         self.send_response(code)
         self.send_header("Content-Type", "application/json")
@@ -201,7 +206,25 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         self.server.calls.append(("GET", self.path))
-        self._reply(404, {"error": "not found"})
+        sha = "a" * 40
+        if "/revision/" in self.path:  # repo_info: the files uploaded so far, at one commit
+            return self._reply(200, {"id": "o/n", "sha": sha, "siblings": [{"rfilename": f} for f in self.server.files]})
+        if f"/tree/{sha}" in self.path:  # list_repo_tree, recursive, one page
+            return self._reply(200, [{"type": "file", "path": f, "size": len(b), "oid": f"{hash(b) & 0xffffffff:x}"}
+                                     for f, b in self.server.files.items()])
+        name = self.path.split(f"/resolve/{sha}/", 1)[-1]
+        if "/resolve/" not in self.path or name not in self.server.files:
+            return self._reply(404, {"error": "not found"})
+        data = self.server.files[name]
+        self.send_response(200)
+        for k, v in (("Content-Length", str(len(data))), ("ETag", f'"{hash(data) & 0xffffffff:x}"'),
+                     ("X-Repo-Commit", sha)):
+            self.send_header(k, v)
+        self.end_headers()
+        if self.command == "GET":
+            self.wfile.write(data)
+
+    do_HEAD = do_GET
 
 
 @needs_shared
@@ -243,3 +266,35 @@ def test_publish_errors_are_clear(tmp_path):
     assert r.exit_code == 2 and "owner/name" in r.output
     r = CliRunner().invoke(main, ["publish", str(tmp_path), "--repo-id", "o/n"])
     assert r.exit_code == 2 and "not a built benchmark folder" in r.output
+
+
+def test_built_and_published_copies_carry_the_bug_hunt(tmp_path, monkeypatch):
+    """The bug hunt's files (issue 31) travel with a build and a publish: the built embedded suite loads
+    back with the same mutants, self-checking references and kill-rate targets, publish uploads them, and
+    a hub dataset's rows get them back from the hub."""
+    out = tmp_path / "embedded"
+    r = CliRunner().invoke(main, ["build", "ecov-embedded", "--out", str(out)])
+    assert r.exit_code == 0 and "bug-hunt mutants of 16 tasks" in r.output, r.output
+    suite, built = {t.id: t for t in load_suite()}, {t.id: t for t in load_benchmark(out)}
+    for tid, t in suite.items():
+        b = built[tid]
+        assert b.mutants.to_dict() == t.mutants.to_dict() and b.bughunt_target == t.bughunt_target is not None
+        assert [f.content for f in b.bughunt_tbs] == [f.content for f in t.bughunt_tbs]
+    assert "## Bug-hunt mutants" in render_card(out)
+    bare = tmp_path / "bare"  # rows without their mutants: the bug hunt refuses to start, it scores nothing
+    shutil.copytree(out / "data", bare / "data")
+    shutil.copy(out / "manifest.json", bare)
+    r = CliRunner().invoke(eval_cmd, ["--model", "builtin/random", "--protocol", "bughunt", "--mode", "direct",
+                                      "--benchmark", str(bare), "--out", str(tmp_path / "run"), "--limit", "1"])
+    assert r.exit_code == 2 and "carries killable mutants" in r.output and not (tmp_path / "run").exists(), r.output
+    hub = FakeHub()
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path / "hf"))
+    try:
+        publish(out, "ecov-org/ecov-embedded", token="hf_test", endpoint=hub.url)
+        rows = attach_hub_files(load_folder(out), "ecov-org/ecov-embedded", endpoint=hub.url)
+    finally:
+        hub.shutdown()
+    assert {t.id: t.mutants.to_dict() for t in rows} == {t: s.mutants.to_dict() for t, s in suite.items()}
+    assert {t.id: t.bughunt_target for t in rows} == {t: s.bughunt_target for t, s in suite.items()}
+    assert {f"mutants/{t}.json" for t in suite} | {f"bughunt_references/{t}.sv" for t in suite} <= set(hub.files)
+    assert json.loads(hub.files["bughunt_targets.json"])["tasks"]["uart"]["target"] == suite["uart"].bughunt_target

@@ -21,6 +21,8 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
+from ecov.harness.benchmark.mutantfiles import mutants_path, write_mutants
+from ecov.harness.core.atomic import write_text_atomic
 from ecov.harness.core.records import SourceFile
 from ecov.harness.tasks import Task
 
@@ -96,5 +98,27 @@ def bughunt_reference(task: Task) -> SourceFile | None:
     return task.bughunt_tbs[0] if task.bughunt_tbs else None
 
 
-__all__ = ["REFERENCES", "TARGETS", "AUTOEVAL_MARK", "attach_bughunt", "attach_embedded", "apply_targets",
+def write_bughunt_files(tasks: list[Task], folder: Path) -> int:
+    """Write the bug hunt's files of ``tasks`` beside a built benchmark, in the layout attach_mutants and
+    attach_bughunt read back (``mutants/<id>.json``, ``bughunt_references/<id>.sv``, ``bughunt_targets.json``),
+    so that a built, and so a published, copy of a benchmark whose tasks carry mutants (the embedded suite's
+    live in its package) scores the bug hunt as the original does. Returns how many tasks had mutants."""
+    folder = Path(folder)
+    hunted = [t for t in tasks if t.mutants is not None]
+    for task in hunted:
+        path = mutants_path(task.id, folder, embedded=False)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_mutants(path, task.mutants)
+        ref = bughunt_reference(task)
+        if ref is not None:
+            (folder / REFERENCES).mkdir(exist_ok=True)
+            write_text_atomic(folder / REFERENCES / f"{task.id}.sv", ref.content)
+    if hunted:
+        targets = {"notes": "the kill-rate targets of the benchmark this folder was built from",
+                   "tasks": {t.id: {"target": t.bughunt_target} for t in hunted}}
+        write_text_atomic(folder / TARGETS, json.dumps(targets, indent=1, sort_keys=True) + "\n")
+    return len(hunted)
+
+
+__all__ = ["REFERENCES", "TARGETS", "AUTOEVAL_MARK", "attach_bughunt", "write_bughunt_files", "attach_embedded", "apply_targets",
            "read_targets", "references_dir", "coverage_reference", "bughunt_reference"]

@@ -11,6 +11,8 @@ import json
 import os
 from pathlib import Path
 
+from ecov.harness.benchmark.bughunt_refs import REFERENCES as BUGHUNT_REFERENCES
+from ecov.harness.benchmark.bughunt_refs import TARGETS as BUGHUNT_TARGETS
 from ecov.harness.benchmark.mutantfiles import FOLDER as MUTANTS
 from ecov.harness.benchmark.spec import target_rule
 from ecov.harness.benchmark.store import MANIFEST, find_data_file, load_folder, read_manifest
@@ -50,6 +52,10 @@ CARDS: dict[str, dict[str, str]] = {
 
 
 ABOUT = "ABOUT.md"
+# What a published benchmark carries besides its rows: the random floor and the bug hunt's files (issue 31:
+# the mutants, the kill-rate targets and the self-checking references they were calibrated from).
+UPLOADED = ["README.md", MANIFEST, "data/*", "random_baseline.json", f"{MUTANTS}/*.json", BUGHUNT_TARGETS,
+            f"{BUGHUNT_REFERENCES}/*.sv"]
 
 
 class PublishError(RuntimeError):
@@ -160,7 +166,9 @@ def _mutants_section(folder: Path) -> list[str]:
             f"`{MUTANTS}/<task id>.json`: {kept} killable mutants of {len(files)} tasks, each an expression-level "
             "edit of one RTL file (byte span, original text, replacement, kind), with the task's made/kept/dropped "
             "counts. ECov's bug hunt scores a self-checking testbench by the mutants it catches (docs/scoring.md, "
-            "\"Bug hunt\").", ""]
+            "\"Bug hunt\")." + (f" `{BUGHUNT_TARGETS}`: each task's kill-rate target, calibrated from its "
+                                 f"self-checking reference (`{BUGHUNT_REFERENCES}/<task id>.sv`; never show those "
+                                 "to a model)." if (folder / BUGHUNT_TARGETS).is_file() else ""), ""]
 
 
 def _cal_line(label: str, value) -> str:
@@ -227,7 +235,7 @@ def publish(folder: str | os.PathLike, repo_id: str, *, token: str | None = None
         url = api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
         api.upload_folder(
             repo_id=repo_id, repo_type="dataset", folder_path=str(folder),
-            allow_patterns=["README.md", MANIFEST, "data/*", "random_baseline.json", f"{MUTANTS}/*.json"],
+            allow_patterns=UPLOADED,
             commit_message=message or f"ECov benchmark {read_manifest(folder).get('benchmark', '')}",
         )
     except Exception as e:  # hub errors come as HfHubHTTPError, httpx/requests or OSError

@@ -221,7 +221,28 @@ def load_hub(repo_id: str, split: str = "test", revision: str | None = None) -> 
             f"either.) Build it locally instead "
             f"(ecov-data build NAME --source PATH --out DIR) and pass that folder's path."
         ) from e
-    return [row_to_task(r) for r in ds]
+    return attach_hub_files([row_to_task(r) for r in ds], repo_id, revision)
+
+
+# The files a published benchmark carries beside its rows that the harness reads (publish.UPLOADED).
+HUB_SIDE_FILES = ["mutants/*.json", "bughunt_targets.json", "bughunt_references/*.sv"]
+
+
+def attach_hub_files(tasks: list[Task], repo_id: str, revision: str | None = None,
+                     endpoint: str | None = None) -> list[Task]:
+    """The bug hunt's files of a hub dataset (issue 31), fetched beside its rows (cached under HF_HOME) and
+    attached as for a built folder; a dataset that has none keeps its tasks as they are."""
+    from huggingface_hub import snapshot_download
+
+    try:
+        folder = snapshot_download(repo_id, repo_type="dataset", revision=revision, allow_patterns=HUB_SIDE_FILES,
+                                   endpoint=endpoint)
+    except Exception as e:  # the rows loaded, so the hub answered: a failure here is not a missing dataset
+        if os.environ.get("HF_HUB_OFFLINE") == "1":
+            return tasks  # rows cached before their files were: no mutants (a bug-hunt run then says so)
+        raise BenchmarkNotFound(f"hub dataset {repo_id!r}: its rows loaded but its bug-hunt files could not be "
+                                f"fetched: {type(e).__name__}: {str(e).splitlines()[0][:300] if str(e) else ''}") from e
+    return attach_bughunt(attach_mutants(tasks, Path(folder)), Path(folder))
 
 
 def shipped_dir(name: str) -> Path | None:
@@ -247,6 +268,16 @@ def attach_contracts(tasks: list[Task], folder: Path) -> list[Task]:
     return tasks
 
 
+def load_built(path: str | os.PathLike, split: str = "test") -> list[Task]:
+    """A built benchmark (its folder, or its data file) with what ships beside its rows: the interface
+    contracts, the bug hunt's mutants, self-checking references and kill-rate targets. Every loader of a
+    built copy goes through here (``ecov-eval``, and ``ecov-leaderboard verify`` through identity.load_known),
+    so a bug-hunt run is re-scored against the mutants it was scored against."""
+    p = Path(path)
+    where = p if p.is_dir() else p.parent
+    return attach_bughunt(attach_mutants(attach_contracts(load_folder(p, split), where), where), where)
+
+
 def load_benchmark(name: str | os.PathLike | None = None, split: str = "test") -> list[Task]:
     """Tasks of the embedded suite (None or "ecov-embedded"), a shipped benchmark by name
     (cvdp-ecov, autoeval-ecov), a built folder/file, or a hub id (the authors' schema included)."""
@@ -262,11 +293,10 @@ def load_benchmark(name: str | os.PathLike | None = None, split: str = "test") -
                 f"(set ECOV_BENCHMARKS_DIR, or rebuild: `ecov-data build {s} --out DIR` then "
                 f"`ecov-data validate DIR --write-targets`, and pass DIR)"
             )
-        return attach_bughunt(attach_mutants(attach_contracts(load_folder(folder, split), folder), folder), folder)
+        return load_built(folder, split)
     p = Path(name).expanduser()
     if p.exists():
-        where = p if p.is_dir() else p.parent
-        return attach_bughunt(attach_mutants(attach_contracts(load_folder(p, split), where), where), where)
+        return load_built(p, split)
     if _HUB_ID_RE.match(s) and not s.startswith((".", "/")):
         from ecov.harness.benchmark.builders import authors
 

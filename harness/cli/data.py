@@ -16,6 +16,7 @@ from pathlib import Path
 import click
 
 from ecov.harness import __version__
+from ecov.harness.benchmark.bughunt_refs import write_bughunt_files
 from ecov.harness.benchmark.builders.common import SourceError
 from ecov.harness.benchmark.builders.ecov_train import BENCHMARK as TRAIN
 from ecov.harness.benchmark.builders.ecov_train import TrainOptions
@@ -130,7 +131,8 @@ def build(name: str, source: str | None, out: Path, fmt: str, only: str | None, 
         "calibration": None,
     }
     write_manifest(out, manifest)
-    click.echo(f"{name}: {len(tasks)} tasks -> {path}")
+    hunted = write_bughunt_files(tasks, out)  # the tasks' mutants, where the builder gives them (issue 31)
+    click.echo(f"{name}: {len(tasks)} tasks -> {path}" + (f"; bug-hunt mutants of {hunted} tasks" if hunted else ""))
     if res.skipped:
         click.echo(f"left out ({len(res.skipped)}):")
         for s in res.skipped:

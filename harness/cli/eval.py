@@ -242,6 +242,10 @@ def eval_cmd(model, mode, agent, benchmark, split, n_samples, protocol, max_roun
     except (RuntimeError, ValueError) as e:
         raise click.BadParameter(str(e), param_hint="--sandbox") from None
     if get_protocol(protocol).bughunt:  # each round runs the task's mutants: this machine's pool only
+        if not any(t.mutants is not None and t.mutants.mutants for t in tasks):
+            raise click.BadParameter(f"no task of {benchmark} carries killable mutants, so the bug hunt has "
+                                     "nothing to score (make them: ecov-data mutants BENCHMARK)",
+                                     param_hint="--protocol")
         if executor != "local":
             raise click.BadParameter("the bug hunt scores on this machine's pool (--executor local)",
                                      param_hint="--executor")

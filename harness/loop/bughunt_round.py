@@ -23,8 +23,10 @@ NO_MUTANTS = "no_mutants"  # bug-hunt status of a task without killable mutants:
 
 
 def is_reference(task: Task, testbench: str) -> bool:
-    """The testbench is one of the task's own self-checking references (harness-owned oracle rows)."""
-    return any(testbench == f.content for f in task.bughunt_tbs)
+    """The testbench is one of the task's own self-checking references (harness-owned oracle rows), up to the
+    blank lines and spaces around it that an answer's code block does not keep (a reference file ending in
+    two newlines comes back from builtin/reference's answer with one)."""
+    return any(testbench.strip() == f.content.strip() for f in task.bughunt_tbs)
 
 
 def bughunt_figures(bh: BughuntResult) -> dict:
@@ -42,6 +44,8 @@ def round_result(bh: BughuntResult, task: Task) -> ScoreResult:
     """The golden run's score carrying the bug hunt's figures; a refusal with no golden run is ``rejected``."""
     if bh.golden is not None and not (bh.status == REJECTED and bh.golden.ran):
         res = replace(bh.golden)
+        if bh.status == INFRA_ERROR:  # the golden run was scored but the mutants' were not: a fault, not a 0
+            res = replace(res, status=INFRA_ERROR, errors=[*res.errors, *bh.errors])
     else:
         res = ScoreResult(status=bh.status if bh.status in (REJECTED, INFRA_ERROR) else REJECTED,
                           instance=task.dut_instance, errors=list(bh.errors), seed=bh.seed)

@@ -20,6 +20,10 @@ NAME = "builtin/golden-capture"
 
 class GoldenCaptureModel:
     name = NAME
+    # Its answers are a function of the request (builtin/random's plan, the golden design's outputs on it, in a
+    # harness run that the same seed and simulator repeat): the leaderboard's build re-makes them, so its row is
+    # the build's own (leaderboard/site.py admits a baseline only then).
+    reproducible = True
 
     def __init__(self, cycles: int | None = None):
         if cycles is not None and cycles < 1:

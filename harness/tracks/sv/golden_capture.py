@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import threading
+from dataclasses import replace
 
 from ecov.harness.core.records import Design
 from ecov.harness.hdl.ports import INPUT, Port
@@ -28,6 +29,7 @@ from ecov.harness.tracks.sv.scorer import TB_FILE, Engine
 
 CAPTURE_TAG = "ECOV_CAPTURE"
 MAX_TABLE_CHARS = 160_000
+CAPTURE_OUTPUT_BYTES = 64 << 20  # the golden run's printed table (harness-made, trusted): 64 MiB
 _LINE = re.compile(rf"^{CAPTURE_TAG} (\d+) ([01xzXZ]+)$", re.M)
 
 
@@ -103,7 +105,9 @@ def golden_outputs(design: Design, testbench: str, seed: int = 1) -> list[str]:
         built = engine.backend.build(job, sources, "tb", engine.config.build_limits(), tb_file=TB_FILE)
         if not built.ok:
             raise CaptureError(f"the capture build failed: {built.log[-500:]}")
-        ran = engine.backend.run(job, seed, engine.config.run_limits())
+        # One row per stimulus cycle, every output bit: a wide design's table passes the engine's 1 MB cap
+        # for a testbench's output (conwaylife's 256 bits x 4000 cycles), so this harness run has its own.
+        ran = engine.backend.run(job, seed, replace(engine.config.run_limits(), output_bytes=CAPTURE_OUTPUT_BYTES))
     if ran.timed_out or ran.output_capped or ran.returncode != 0:
         raise CaptureError(f"the capture run failed (exit {ran.returncode}): {ran.output[-300:]}")
     rows = {int(k): bits for k, bits in _LINE.findall(ran.output)}
