@@ -563,7 +563,8 @@ def build_site(submissions: str | Path, out: str | Path, paper: Path = PAPER_RES
             if len(sized) >= 2:  # one point or none is not a trend
                 charts.append(plots.scatter_chart(sized, f"{label}: ECov pass rate against model size"))
         # The protocol joins the id only where a (benchmark, mode) has boards of several protocols.
-        shared = sum(1 for (b, m, _) in groups if (b, m) == (bench, mode)) > 1
+        # Bug-hunt boards have their own ids (bughunt_boards), so they never rename a coverage table.
+        shared = sum(1 for (b, m, p) in groups if (b, m) == (bench, mode) and not is_bughunt(p)) > 1
         tid = slug(f"{bench}-{mode}-{protocol}" if shared else f"{bench}-{mode}")
         info = infos.get(all_es[0].view.config.benchmark) or BenchmarkInfo()
         levels = difficulty_levels({d for e in all_es for d in e.view.by_difficulty})
