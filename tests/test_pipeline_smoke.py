@@ -139,7 +139,7 @@ def test_tiny_cpu_pipeline_every_stage_survives_sigkill_and_resumes_by_content(t
         assert sum(syn["rounds_by_reason"].values()) >= 1, syn
     assert done["stage1-synth"]["rounds_by_reason"].get("kept", 0) >= 1, done["stage1-synth"]
     s2 = done["stage2-sft"]
-    assert (s2["steps"] >= 1 and done["stage2-synth"]["rows"] >= 1) or \
+    assert (s2.get("steps", 0) >= 1 and done["stage2-synth"]["rows"] >= 1) or \
         (s2.get("skipped") and s2["checkpoint"] == done["stage1-sft"]["checkpoint"]), s2
     # The student's own testbenches went to Verilator: its answers parsed and were built (and failed to
     # build, MODMISSING: a testbench learnt for another design), directly and in its stage-2 rollouts.

@@ -65,9 +65,11 @@ def test_rebuilding_from_shared_gives_the_shipped_tasks(name):
         # Empty source fields do not survive a parquet round trip; calibration fields come from validate.
         strip = {k: v for k, v in b.source.items() if k not in CALIBRATION_KEYS and v != ""}
         assert {k: v for k, v in s.source.items() if k not in CALIBRATION_KEYS} == strip, tid
-        # The contract and the mutants are attached by the loader from the benchmark's contracts/ and
-        # mutants/ folders, not built from upstream.
-        assert replace(b, targets=s.targets, source=s.source, contract=s.contract, mutants=s.mutants) == s, \
+        # The contract, the mutants and the bug hunt's reference and target are attached by the loader from
+        # the benchmark's contracts/, mutants/, bughunt_references/ and bughunt_targets.json, not built
+        # from upstream.
+        assert replace(b, targets=s.targets, source=s.source, contract=s.contract, mutants=s.mutants,
+                       bughunt_tbs=s.bughunt_tbs, bughunt_target=s.bughunt_target) == s, \
             f"{tid} differs from a fresh build"
 
 
