@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from ecov.harness.core.records import Design, SourceFile, Target
-from ecov.harness.loop.feedback import render_feedback
+from ecov.harness.core.records import Design, ScoreResult, SourceFile, Target
+from ecov.harness.loop.feedback import render_eda_feedback, render_feedback
 from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.tracks.sv.scorer import Engine
 
@@ -272,3 +272,15 @@ def test_ecov_score_cli_on_verilog_eval(tmp_path):
     assert data["coverage"]["dut"]["toggle"]["percent"] == 100.0
     bad = subprocess.run(cmd[:-1] + ["--seed", "x"], capture_output=True, text=True, env=env)
     assert bad.returncode == 2 and "seed" in bad.stderr
+
+
+def test_feedback_lists_instances_in_hierarchy_order_whatever_the_table_order():
+    """A cached score and a fresh one may hold the coverage table in different orders (the build that
+    counted it decides); feedback is the next prompt, so it is rendered in one order."""
+    cov = {"overall": {"percent": 50.0, "covered": 1, "total": 2}}
+    breadth = {"uut": cov, "uut.a1": cov, "uut.a2": cov, "uut.a1.fa": cov, "uut.a2.fa": cov}
+    depth = {k: breadth[k] for k in ("uut", "uut.a1", "uut.a1.fa", "uut.a2", "uut.a2.fa")}
+    texts = [render_eda_feedback(ScoreResult(status="ok", instance="uut", coverage=c, overall=50.0))
+             for c in (breadth, depth)]
+    assert texts[0] == texts[1]
+    assert texts[0].index("uut.a1.fa:") < texts[0].index("uut.a2:")

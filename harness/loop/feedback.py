@@ -30,8 +30,11 @@ STATUS_TEXT = {
 
 
 def coverage_lines(result: ScoreResult, targets: list[Target] | None = None) -> list[str]:
+    """Per instance, in hierarchy order (sorted by path: a parent before its children). The coverage
+    table's own order follows the build that counted it (a cached score and a fresh one may differ), and
+    feedback is part of the next prompt, so it must not depend on it."""
     lines = []
-    for inst, metrics in result.coverage.items():
+    for inst, metrics in sorted(result.coverage.items()):
         parts = [f"{m} {metrics[m]['percent']:.2f}% ({metrics[m]['covered']}/{metrics[m]['total']})"
                  for m in ALL_METRICS if m in metrics and m != "overall"]
         if "overall" in metrics:
