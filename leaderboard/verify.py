@@ -476,7 +476,11 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
     ver.reproduced_model = config.model if builtin is not None else ""
     ver.nonstandard = setting_problems(config)
     ver.standing = NON_STANDARD if ver.nonstandard else STANDARD
-    if ver.failures:
+    # A re-scoring that failed (a sandbox that could not fork on a loaded machine) is no verdict on the run:
+    # an error, tried again by the next build, never "differs" (a failure is never a score).
+    if any(": engine infra error: " in e for e in ver.errors):
+        ver.verdict = ERROR
+    elif ver.failures:
         ver.verdict = FAILED
     elif ver.differences:
         ver.verdict = DIFFERS

@@ -23,6 +23,7 @@ from fake_openai import FakeOpenAIServer
 from test_leaderboard import WEAK_TB, _meta, _submission, runs, scorer, scores, task, write_run  # noqa: F401
 
 from ecov.harness.benchmark.store import dataset_hash, load_benchmark
+from ecov.harness.core.records import INFRA_ERROR, ScoreResult
 from ecov.harness.core.run_folder import RunConfig, RunFolder, SampleRecord
 from ecov.harness.evaluation.runner import build_summary, run_eval
 from ecov.harness.models import ModelRequest, get_model
@@ -34,7 +35,7 @@ from ecov.leaderboard.buildverify import BuildVerifier, VerifyCache
 from ecov.leaderboard.names import NameBook, NameError_, normalise, reserved, skeleton
 from ecov.leaderboard.site import build_site
 from ecov.leaderboard.submission import SubmissionMeta, add_submission, open_submission
-from ecov.leaderboard.verify import DIFFERS, VERIFIED, verify_submission
+from ecov.leaderboard.verify import DIFFERS, ERROR, VERIFIED, verify_submission
 
 NESTED = "[" * 200_000 + "]" * 200_000  # valid JSON, and a RecursionError for a recursive parser
 
@@ -84,6 +85,19 @@ def test_a_sample_without_rounds_claiming_a_pass_is_refused(tmp_path, runs, scor
     (hit,) = [d for d in ver.differences if d.field == "sample.rounds"]
     assert (hit.sample, hit.submitted) == (1, "0 claimed, none recorded")
     assert [s["passed"] for s in sorted(ver.samples, key=lambda s: s["sample"])] == [True, False]
+
+
+def test_an_engine_fault_while_re_scoring_is_an_error_not_a_difference(tmp_path, runs):
+    """A sandbox that cannot fork on a loaded machine makes every re-score an infra error: the verdict is
+    an error (tried again by the next build, never cached), not "differs" from the results it could not
+    make."""
+    dest = _submission(tmp_path, runs["good"])
+
+    def faulty(design, testbench, seed):
+        return ScoreResult(status=INFRA_ERROR, instance="uut", errors=["bwrap: Can't fork for pid 1"])
+
+    ver = _verify(dest, faulty)
+    assert ver.verdict == ERROR and any("engine infra error" in e for e in ver.errors), ver.report()
 
 
 def test_a_stripped_legal_verdict_is_re_derived(tmp_path, runs, scorer, task):
