@@ -130,8 +130,10 @@ def test_ctrl_c_stops_cleanly_keeping_finished_samples(tmp_path, monkeypatch):
         assert summary["samples"] == len(RunFolder(tmp_path / "run").samples()) == out.ran
         assert not summary["complete"]
 
-        out = run_eval(tasks, model, run_config(tasks, max_rounds=ROUNDS, n=N), tmp_path / "run",
-                       scorer=engine_score, workers=2, progress=False)
+        # The resume asks the model again for what was not finished: a model server must be there.
+        with FakeOpenAIServer(answer) as srv:
+            out = run_eval(tasks, fake_model(srv, tmp_path), run_config(tasks, max_rounds=ROUNDS, n=N),
+                           tmp_path / "run", scorer=engine_score, workers=2, progress=False)
     assert not out.interrupted and out.skipped + out.ran == TOTAL and out.summary["complete"]
     assert out.summary["pass_rate"] == 50.0
 
