@@ -16,7 +16,11 @@ class EngineConfig:
     run_seconds: float = 60.0
     memory_mb: int = 4096
     output_bytes: int = 1_000_000
-    processes: int = 64
+    # RLIMIT_NPROC counts every process of the user machine-wide: every concurrent simulation runs as
+    # nobody, and bwrap's exited namespace processes wait for the machine's init to reap them. 64 made
+    # bwrap fail to fork (EAGAIN) when the bug hunt's mutant replays ran beside other jobs; 256 still stops
+    # a fork bomb.
+    processes: int = 256
     max_uncovered: int = 200
     trace_mb: int = 128  # cap of run 1's recording of the DUT's inputs (the replay scoring); over it: crashed
     cache_dir: Path | None = None
