@@ -127,12 +127,7 @@ def serve(spec: ServeSpec, model_path: str, name: str, workdir: Path, log: Path,
                          f"{which or 'the server'}.port to a free port, then run the pipeline again")
     root = served_path(model_path, workdir)
     cmd, litellm = server_command(spec, root, name)
-    log.parent.mkdir(parents=True, exist_ok=True)
-    with open(log, "a") as f:
-        f.write(f"$ {' '.join(cmd)}\n")
-        f.flush()
-        proc = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})},
-                                start_new_session=True)
+    proc = _spawn_logged(cmd, log, env)
     label = f"server-{name}"
     pids.record(Owned(label, proc.pid, proc_start(proc.pid), cmd, spec.port, root, {"checkpoint": model_path}))
     url = f"http://127.0.0.1:{spec.port}/v1"
@@ -146,16 +141,21 @@ def serve(spec: ServeSpec, model_path: str, name: str, workdir: Path, log: Path,
         pids.forget(label)
 
 
-def run_owned(cmd: list[str], log: Path, workdir: Path, label: str, env: dict[str, str] | None = None) -> int:
-    """Run a step's command in a process group of its own, with a pid file, to the end; an interrupt or
-    SIGTERM of the driver is passed on to it (SIGINT, then SIGKILL after a minute). Returns its exit code."""
-    pids = PidFiles(workdir)
+def _spawn_logged(cmd: list[str], log: Path, env: dict[str, str] | None) -> subprocess.Popen:
+    """Start ``cmd`` in a process group of its own, its command line and output appended to ``log``."""
     log.parent.mkdir(parents=True, exist_ok=True)
     with open(log, "a") as f:
         f.write(f"$ {' '.join(cmd)}\n")
         f.flush()
-        proc = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})},
+        return subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})},
                                 start_new_session=True)
+
+
+def run_owned(cmd: list[str], log: Path, workdir: Path, label: str, env: dict[str, str] | None = None) -> int:
+    """Run a step's command in a process group of its own, with a pid file, to the end; an interrupt or
+    SIGTERM of the driver is passed on to it (SIGINT, then SIGKILL after a minute). Returns its exit code."""
+    pids = PidFiles(workdir)
+    proc = _spawn_logged(cmd, log, env)
     pids.record(Owned(label, proc.pid, proc_start(proc.pid), cmd))
     try:
         return proc.wait()
