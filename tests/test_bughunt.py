@@ -141,3 +141,85 @@ def test_the_generators_compile_filter_finds_a_broken_mutant(setup):
     broken = Mutant("bad", m.operator, m.file, m.line, m.start, m.end, m.original, "no_such_signal", "")
     good, bad = compile_filter(engine, task, [*muts[:3], broken])
     assert [x.id for x in bad] == ["bad"] and len(good) == 3
+
+
+SIGNED_RTL = """module sx (input logic signed [3:0] a, input logic [3:0] b, output logic signed [9:0] y,
+           output logic [9:0] z);
+  assign y = a;
+  assign z = b;
+endmodule
+"""
+SIGNED_TB = """module tb;
+  logic signed [3:0] a;
+  logic [3:0] b;
+  logic signed [9:0] y;
+  logic [9:0] z;
+  sx uut (.*);
+  initial begin
+    for (int i = 0; i < 16; i++) begin
+      a = 4'(i); b = 4'(i);
+      #1;
+      if (y != 10'(signed'(a))) $fatal(1, "y");
+      if (z != 10'(b)) $fatal(1, "z");
+    end
+    $finish;
+  end
+endmodule
+"""
+
+
+def test_a_signed_expression_keeps_its_sign_behind_the_selector(tmp_path):
+    """cvdp IIR_filter_0016: `'1` for a signed expression made the schema's `?:` unsigned, so the golden
+    design zero-extended a negative value and a correct checker was a false alarm. The stuck mutants of the
+    signed `a` and the unsigned `b` are all killed, and the golden run passes."""
+    from ecov.harness.core.records import Design, SourceFile
+    from ecov.harness.hdl.mutate import candidates
+
+    files = (SourceFile("sx.sv", SIGNED_RTL),)
+    muts = tuple(m for m in candidates(files) if m.operator == "stuck")
+    assert {m.original for m in muts} == {"a", "b"} and len(muts) == 4
+    engine = BughuntEngine(EngineConfig(cache_dir=tmp_path))
+    r = engine.score_bughunt(Design(files, "sx", "uut"), muts, SIGNED_TB, 1)
+    assert r.status == OK, r.errors
+    assert r.killed == 4, [(o.id, o.reason) for o in r.outcomes]
+
+
+class _Unstartable:
+    """A sandbox whose mutant runs fail to start (bwrap's EAGAIN on a loaded machine), ``fails`` times each
+    after the golden run."""
+
+    def __init__(self, inner, fails: int):
+        self.inner, self.fails, self.sims, self.lock = inner, fails, {}, __import__("threading").Lock()
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def run(self, argv, workdir, limits, **kw):
+        from ecov.harness.sandbox.base import ProcResult
+
+        if kw.get("untrusted") and argv[0].endswith("/sim") and kw.get("stdin"):
+            key = kw["stdin"].split()[-3] if len(kw["stdin"].split()) >= 3 else b""
+            with self.lock:
+                n = self.sims[key] = self.sims.get(key, 0) + 1
+                first = len(self.sims) == 1
+            if not first and n <= self.fails:
+                return ProcResult(1, "bwrap: Can't fork: Resource temporarily unavailable\n")
+        return self.inner.run(argv, workdir, limits, **kw)
+
+
+@pytest.mark.parametrize("fails, expect", [(1, OK), (10, "infra_error")])
+def test_a_mutant_run_the_sandbox_never_started_is_retried_then_a_fault(setup, tmp_path, fails, expect):
+    """Never "survived" (the kill rate would drop for the machine's load, and the result would be cached):
+    a start failure is tried again, and one that persists makes the score an infra error, never stored."""
+    task, _, muts = setup
+    engine = BughuntEngine(EngineConfig(cache_dir=tmp_path))
+    engine.sandbox = _Unstartable(engine.sandbox, fails)
+    r = engine.score_bughunt(task.design, muts[:3], task.reference_tbs[0].content, 1)
+    assert r.status == expect, r.errors
+    if expect == OK:
+        assert all(o.reason != "mutant_crashed" for o in r.outcomes)
+    else:
+        assert "failed to start" in r.errors[0] and not r.outcomes
+        engine.sandbox = engine.sandbox.inner
+        again = engine.score_bughunt(task.design, muts[:3], task.reference_tbs[0].content, 1)
+        assert again.status == OK and not again.cached

@@ -333,3 +333,15 @@ def test_a_reference_is_known_whatever_blank_lines_end_it():
     ref = task.bughunt_tbs[0].content
     assert ref.endswith("\n\n") and is_reference(task, ref.rstrip("\n") + "\n") and is_reference(task, ref)
     assert not is_reference(task, ref.replace("endmodule", "endmodule // x", 1))
+
+
+def test_schema_keeps_a_signed_expressions_sign():
+    rtl = ("module sx (input logic signed [3:0] a, input logic [3:0] b, output logic signed [9:0] y,\n"
+           "           output logic [9:0] z);\n  assign y = a;\n  assign z = b;\nendmodule\n")
+    files = [SourceFile("sx.sv", rtl)]
+    ms = [m for m in candidates(files) if m.operator == "stuck"]
+    text, keys = replay_schema(files, "sx", ms)
+    body = text[0].content
+    for m in ms:
+        want = f"$signed({m.replacement})" if m.original == "a" else m.replacement
+        assert f"({REPLAY_SELECTOR} == 32'h{keys[m.id]:08x}) ? ({want}) :" in body, (m, body)

@@ -1,7 +1,9 @@
 """The mutant schema: one copy of the design with every mutant behind a harness-owned selector.
 
 Each mutated expression ``e`` becomes ``((SEL == K) ? (e') : (e))`` where ``K`` is that mutant's key,
-a random 32-bit value; nested sites render inside the original branch only (one mutant is active at a
+a random 32-bit value (a ``?:`` is signed only when both its branches are, so an unsized literal ``e'``
+such as ``'1`` standing for a signed ``e`` is written ``$signed('1)``: otherwise the golden branch would
+lose its sign and be zero-extended); nested sites render inside the original branch only (one mutant is active at a
 time), and several mutants of one expression chain. ``SEL`` is a variable of every mutated module, set
 at time 0 from a DPI import (``GET``) that the harness main answers with the run's key, which arrives on
 the run's private channel (its standard input). No run's key is 0 or another run's, so the golden
@@ -108,6 +110,7 @@ def _schema_files(files, top: str, mutants, keys: dict[str, int], sel: str, decl
     out: list[SourceFile] = []
     found_top = False
     with _lock:
+        signed = _signed_spans(files) if mutants else {}
         for f in files:
             data = f.content.encode()
             mods = _modules(f)
@@ -125,7 +128,8 @@ def _schema_files(files, top: str, mutants, keys: dict[str, int], sel: str, decl
                                       f"{m.start}..{m.end}", (m.id,))
                 if not any(h <= m.start and m.end <= e for _, h, e in mods):
                     raise SchemaError(f"mutant {m.id} lies outside every module body", (m.id,))
-            out.append(SourceFile(f.name, _render(data, by_file.get(f.name, []), keys, sel, inserts)))
+            out.append(SourceFile(f.name, _render(data, by_file.get(f.name, []), keys, sel, inserts,
+                                                  signed.get(f.name, set()))))
     if not found_top:
         raise SchemaError(f"module {top!r} is not defined in the design files")
     return tuple(out)
@@ -156,7 +160,39 @@ def _modules(f: SourceFile) -> list[tuple[str, int, int]]:
     return sorted(out, key=lambda t: t[1])
 
 
-def _render(data: bytes, mutants: list[Mutant], keys: dict[str, int], sel: str, inserts: dict[int, str]) -> str:
+def _signed_spans(files) -> dict[str, set[tuple[int, int]]]:
+    """Per file, the byte spans of the expressions the elaborated design types as signed (pyslang's
+    semantic model of all the files together, so packages and parameters count)."""
+    import pyslang
+    from pyslang.ast import Compilation, Expression
+    from pyslang.syntax import SyntaxTree
+
+    sm = pyslang.SourceManager()
+    comp = Compilation()
+    for f in files:
+        comp.addSyntaxTree(SyntaxTree.fromText(f.content, sm, f.name))
+    out: dict[str, set[tuple[int, int]]] = {}
+
+    def visit(x) -> bool:
+        if isinstance(x, Expression) and x.kind.name != "Conversion" and x.type is not None and x.type.isSigned:
+            r = x.sourceRange
+            if not sm.isMacroLoc(r.start) and not sm.isMacroLoc(r.end):
+                out.setdefault(str(sm.getFileName(r.start)), set()).add((r.start.offset, r.end.offset))
+        return True
+
+    comp.getRoot().visit(visit)
+    return out
+
+
+def _replacement(m: Mutant, signed: set[tuple[int, int]]) -> str:
+    """The mutant's text in the schema: an unsized literal for a signed expression keeps the sign."""
+    if (m.start, m.end) in signed and m.replacement.strip().startswith("'"):
+        return f"$signed({m.replacement})"
+    return m.replacement
+
+
+def _render(data: bytes, mutants: list[Mutant], keys: dict[str, int], sel: str, inserts: dict[int, str],
+            signed: set[tuple[int, int]] = frozenset()) -> str:
     spans: dict[tuple[int, int], list[Mutant]] = {}
     for m in mutants:
         spans.setdefault((m.start, m.end), []).append(m)
@@ -189,7 +225,7 @@ def _render(data: bytes, mutants: list[Mutant], keys: dict[str, int], sel: str, 
             nested = [t for t in inner if s[0] <= t[0] and t[1] <= s[1] and t != s]
             expr = f"({render(s[0], s[1], nested)})"
             for m in reversed(spans[s]):
-                expr = f"(({sel} == 32'h{keys[m.id]:08x}) ? ({m.replacement}) : {expr})"
+                expr = f"(({sel} == 32'h{keys[m.id]:08x}) ? ({_replacement(m, signed)}) : {expr})"
             parts.append(expr)
             pos = s[1]
         parts.append(data[pos:hi].decode(errors="replace"))

@@ -76,10 +76,12 @@ from ecov.harness.sim.verilator import COVERAGE_FLAGS, VERILATOR_FLAGS
 from ecov.harness.tracks.replayed import Refused
 from ecov.harness.tracks.sv.scorer import SCORING_VERSION, TB_FILE, Engine
 
-BUGHUNT_VERSION = "2"  # 2: golden coverage and kill confirmation from the trusted replay
+BUGHUNT_VERSION = "3"  # 2: golden coverage and kill confirmation from the trusted replay; 3: signed
+# expressions keep their sign in the schema, a mutant run the sandbox never started is an infra error
 # A mutant run may simulate this many times the golden run's time (plus a margin) before it is stopped.
 TIME_FACTOR = 2
 TIME_MARGIN = 1_000_000  # in the model's precision (1 us at 1 ps)
+START_TRIES = 3  # a mutant run the sandbox failed to start is tried again, then the score is an infra error
 _FAILURE = re.compile(r"%(?:Error|Fatal)[^:\n]*:\s*([\w./-]+):(\d+)")
 
 
@@ -230,13 +232,23 @@ class BughuntEngine:
             max_time = TIME_FACTOR * g.end_time + TIME_MARGIN
 
             def one(m: Mutant) -> tuple[KeyRun, MutantOutcome]:
-                run = run_key(self.sandbox, job, schema.keys[m.id], max_time, seed, limits, rec_cap=replayer.cap)
+                for attempt in range(START_TRIES):
+                    run = run_key(self.sandbox, job, schema.keys[m.id], max_time, seed, limits,
+                                  rec_cap=replayer.cap)
+                    if not start_failed(run):
+                        break
+                    time.sleep(0.5 * (attempt + 1))  # a transient fork failure (EAGAIN) passes
                 return run, outcome(m.id, g, run, outputs)
 
             t0 = time.monotonic()
             with ThreadPoolExecutor(max_workers=max(1, min(self.jobs, len(muts)))) as pool:
                 done = list(pool.map(one, muts))
             phases["mutant_runs"] = round(time.monotonic() - t0, 3)
+        unstarted = [(m.id, run) for m, (run, _) in zip(muts, done, strict=True) if start_failed(run)]
+        if unstarted:  # never "survived": a run that never started says nothing about the testbench
+            msg = (f"harness failure: the sandbox failed to start the run of {len(unstarted)} mutant(s) "
+                   f"({', '.join(i for i, _ in unstarted[:5])}): {unstarted[0][1].proc.output.strip()[:300]}")
+            return BughuntResult(INFRA_ERROR, golden, errors=[msg], phases=phases), False
         t0 = time.monotonic()
         try:
             outcomes = self._confirm(design, muts, prep, g, done, seed)
@@ -374,6 +386,11 @@ def outcome(mutant_id: str, golden: KeyRun, run: KeyRun, outputs: set[int]) -> M
     return MutantOutcome(mutant_id, reason == KILLED, reason, diverged, failed)
 
 
+def start_failed(run: KeyRun) -> bool:
+    """The sandbox never started the run (bwrap could not fork or make its namespaces): no verdict at all."""
+    return not run.ended and run.proc.output.startswith("bwrap:")
+
+
 def _rescale(t: int, src: int, dst: int) -> int:
     """A time in units of 10^src s as units of 10^dst s (rounded down)."""
     return t * 10 ** (src - dst) if src >= dst else t // 10 ** (dst - src)
@@ -442,4 +459,4 @@ def score_bughunt(design: Design, mutants, testbench: str, seed: int = 1,
 
 
 __all__ = ["BUGHUNT_VERSION", "BughuntEngine", "BughuntError", "failure_location", "outcome", "probe_ports",
-           "score_bughunt"]
+           "score_bughunt", "start_failed"]
