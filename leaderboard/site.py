@@ -89,6 +89,11 @@ class BenchmarkInfo:
     def hard(self) -> set[str] | None:
         return self.baseline.random_hard if self.baseline else None
 
+    @property
+    def measures_nothing(self) -> set[str] | None:
+        """Tasks whose targets a testbench that drives nothing meets: out of the ECov headline."""
+        return self.baseline.measures_nothing if self.baseline else None
+
 
 def benchmark_info(benchmark: str) -> BenchmarkInfo:
     """Difficulty from the random-baseline record, else from the benchmark itself when it is local."""
@@ -399,7 +404,8 @@ def _entry(folder: Path, env: jinja2.Environment, out: Path, infos: dict[str, Be
             if report is not None:
                 report.verified.append(f"{sub.name}: {ver.verdict}, "
                                        + ("reused from the verify cache" if built.reused else "re-scored now"))
-        view = run_view(config, samples, info.difficulty, info.hard, checked_contracts(info, config.tb_lang))
+        view = run_view(config, samples, info.difficulty, info.hard, checked_contracts(info, config.tb_lang),
+                            info.measures_nothing)
         by_build = verifier is not None
         verdict = ver.verdict if by_build and ver is not None else None
         entry = Entry(sub.name, sub, view, verification_mark(ver, run_digest(sub.run_dir), by_build),

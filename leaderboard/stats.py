@@ -140,10 +140,13 @@ def bootstrap_over_tasks(task_values: list[float] | np.ndarray, resamples: int =
 
 
 def run_view(config: RunConfig, samples: list[SampleRecord], difficulty: dict[str, str] | None = None,
-             hard: set[str] | None = None, contracts: dict[str, int] | None = None) -> RunView:
+             hard: set[str] | None = None, contracts: dict[str, int] | None = None,
+             measures_nothing: set[str] | None = None) -> RunView:
     """``contracts``: the benchmark's contract tasks (id -> bin count) where the run's track checks them:
-    the headline counts their legal pass whatever the submitted records say."""
-    summary = summarize(samples, config.max_rounds, protocol=config.protocol, contracts=contracts)
+    the headline counts their legal pass whatever the submitted records say. ``measures_nothing``: the
+    tasks the headline leaves out (the benchmark's record, never the submission's)."""
+    summary = summarize(samples, config.max_rounds, protocol=config.protocol, contracts=contracts,
+                        measures_nothing=measures_nothing)
     ordered = sorted(samples, key=lambda s: (s.task_id, s.sample))
     scored = [s for s in ordered if not s.error]  # a fault is no 0 in a table or a histogram
     view = RunView(config, summary, ordered, [s.final_overall for s in scored])

@@ -29,6 +29,7 @@ from ecov.harness.core.protocol import get_protocol
 from ecov.harness.core.records import INFRA_ERROR, REJECTED, Design, ScoreResult
 from ecov.harness.core.run_folder import RoundRecord, RunConfig, RunFolder, SampleRecord
 from ecov.harness.core.state import sample_from_rounds
+from ecov.harness.evaluation.baseline import measures_nothing_tasks
 from ecov.harness.evaluation.metrics import summarize
 from ecov.harness.evaluation.runner import verilator_version
 from ecov.harness.loop.bughunt_round import BughuntRoundScorer
@@ -468,7 +469,7 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
             ver.errors.append(f"summary.json unreadable: {e}")
         else:
             recomputed = summarize(rebuilt, config.max_rounds, submitted.get("tasks_expected"),
-                                   protocol=config.protocol)
+                                   protocol=config.protocol, measures_nothing=measures_nothing_tasks(config.benchmark))
             for field_, a, b in compare_summary(submitted, recomputed):
                 diff("", None, None, field_, a, b)
 

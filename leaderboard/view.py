@@ -54,7 +54,8 @@ def write_view(run_dir: str | Path, out: str | Path | None = None) -> Path:
     config = folder.read_config()
     samples = folder.samples()
     info = benchmark_info(config.benchmark)
-    view = run_view(config, samples, info.difficulty, info.hard, checked_contracts(info, config.tb_lang))
+    view = run_view(config, samples, info.difficulty, info.hard, checked_contracts(info, config.tb_lang),
+                        info.measures_nothing)
     date = (config.created or "")[:10]
     sub = Submission(name=run_dir.resolve().name, path=run_dir, run_dir=run_dir,
                      meta=SubmissionMeta(model=config.model, type="local run", date=date))

@@ -58,6 +58,24 @@ def test_ecov_pass_rate_counts_only_the_legal_pass_of_contract_tasks():
     assert "legal pass" in s["ecov_pass_rate_definition"] and "not a figure from the paper" in s["pass_rate_definition"]
 
 
+def test_a_task_that_measures_nothing_is_left_out_of_the_headline(tmp_path):
+    """A task whose targets a testbench that drives nothing meets (autoeval's Prob003_step_one) says nothing
+    of the testbench: out of ecov_pass_rate (per round too), still in the paper's pass %, and named."""
+    s = summarize(_samples(), 2, measures_nothing={"c", "not_in_run"})
+    assert s["pass_rate"] == 75.0  # the paper's figure keeps every task
+    assert s["ecov_pass_rate"] == round(100 / 3, 2) and s["ecov_tasks"] == 3  # a, b, d: b passes legally
+    assert s["measures_nothing"] == ["c"] and s["per_task"]["c"]["measures_nothing"]
+    assert [r["ecov_pass_rate"] for r in s["per_round"]] == [0.0, round(100 / 3, 2)]
+    assert "drives nothing" in s["ecov_pass_rate_definition"]
+    line = next(x for x in format_summary({**s, "run": {"mode": "agentic"}}).splitlines() if "ECov pass %" in x)
+    assert "3 of 4 tasks: 1 whose targets a testbench that drives nothing meets are left out (c)" in line
+    # The runner and verify take the list from the benchmark's random-baseline record.
+    from ecov.harness.evaluation.baseline import measures_nothing_tasks
+    assert measures_nothing_tasks("autoeval-ecov") >= {"Prob003_step_one", "Prob035_count1to10"}
+    assert measures_nothing_tasks("cvdp-ecov") == {"cvdp_copilot_asyc_reset_0004"}
+    assert measures_nothing_tasks("ecov-embedded") == set()
+
+
 def test_bins_per_sample_and_per_run():
     samples = _samples()
     a, b, c = samples[0], samples[1], samples[2]

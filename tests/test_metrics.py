@@ -61,7 +61,8 @@ def test_summary_per_round_carries_early_stops_forward_and_weighs_tasks_equally(
     assert s["per_task"]["a"] == {"samples": 2, "passed": 1, "pass_rate": 50.0, "best_overall": 100.0,
                                   "mean_overall": 70.0, "mean_overall_final": 70.0, "mean_overall_best": 70.0,
                                   "syntax_ok": 1, "errors": 0, "reasks": 0,
-                                  "contract": False, "ecov_passed": 1, "ecov_pass_rate": 50.0}
+                                  "contract": False, "ecov_passed": 1, "ecov_pass_rate": 50.0,
+                                  "measures_nothing": False}
     # No task has a contract: the ECov headline is the paper's pass %, round by round too.
     assert s["ecov_pass_rate"] == s["pass_rate"] and s["contract_tasks"] == 0
     assert [r["ecov_pass_rate"] for r in s["per_round"]] == [50.0, 75.0, 75.0]

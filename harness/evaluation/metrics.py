@@ -91,12 +91,15 @@ def sim_pass_cov(samples: list[SampleRecord], proto: Protocol) -> float:
 
 
 def summarize(samples: list[SampleRecord], max_rounds: int, n_tasks_expected: int | None = None,
-              protocol: str | Protocol | None = None, contracts: dict[str, int] | None = None) -> dict[str, Any]:
+              protocol: str | Protocol | None = None, contracts: dict[str, int] | None = None,
+              measures_nothing: set[str] | frozenset[str] | None = None) -> dict[str, Any]:
     """summary.json's metrics. Deterministic: the same samples (in any order) give the same dict.
 
     ``protocol`` defines a sample's coverage (Avg Cov); None takes it from the samples (else the default).
     ``contracts``: the benchmark's tasks that carry a contract, each with its bin count, when the caller
-    knows them (the site); None reads them from the samples' records.
+    knows them (the site); None reads them from the samples' records. ``measures_nothing``: the tasks whose
+    targets a testbench that drives nothing meets (the benchmark's random-baseline record): the ECov
+    headline leaves them out.
     """
     proto = get_protocol(protocol or next((s.protocol for s in samples if s.protocol), None))
     # A sample that ended on a fault (a model server, the harness) is no result: never a 0 in a figure.
@@ -182,7 +185,7 @@ def summarize(samples: list[SampleRecord], max_rounds: int, n_tasks_expected: in
         "per_task": per_task,
     }
     summary["legal"] = legal_summary(by_task, max_rounds, per_task, contracts)
-    summary.update(ecov_summary(by_task, summary["per_round"], per_task, contracts))
+    summary.update(ecov_summary(by_task, summary["per_round"], per_task, contracts, measures_nothing))
     if proto.bughunt:  # other protocols' summaries keep their keys
         summary["bughunt"] = bughunt_summary(by_task, max_rounds, per_task)
     return summary
@@ -299,7 +302,8 @@ def bins_summary(by_task: dict[str, list[SampleRecord]], per_task: dict[str, dic
 
 ECOV_TEXT = ("pass % over every task of the run (mean over tasks of each task's pass rate over its samples), where "
              "a task with an interface contract counts only its legal pass: targets met on the coverage reached "
-             "before the testbench first broke one of the spec's input rules")
+             "before the testbench first broke one of the spec's input rules; a task whose targets a testbench "
+             "that drives nothing meets measures nothing and is left out")
 PAPER_PASS_TEXT = ("pass % as the LLM4Cov paper defines it (every target met on the whole run's coverage, input "
                    "rules not checked), measured here; not a figure from the paper")
 
@@ -311,25 +315,32 @@ def ecov_passed(s: SampleRecord, contract: bool, r: int | None = None) -> bool:
 
 
 def ecov_summary(by_task: dict[str, list[SampleRecord]], per_round: list[dict[str, Any]],
-                 per_task: dict[str, dict[str, Any]], contracts: dict[str, int] | None = None) -> dict[str, Any]:
+                 per_task: dict[str, dict[str, Any]], contracts: dict[str, int] | None = None,
+                 measures_nothing: set[str] | frozenset[str] | None = None) -> dict[str, Any]:
     """The headline: ``ecov_pass_rate`` beside the paper's ``pass_rate`` (issue 32), per round and per
-    task too; ``contract_tasks`` says how many of the run's tasks count their legal pass."""
+    task too; ``contract_tasks`` says how many of the run's tasks count their legal pass, and
+    ``measures_nothing`` which of them the headline leaves out (a testbench that drives nothing meets
+    their targets: a pass there says nothing of the testbench)."""
     with_contract = set(contract_tasks(by_task, contracts))
-    tasks = sorted(by_task)
+    nothing = sorted(set(by_task) & set(measures_nothing or ()))
+    tasks = sorted(set(by_task) - set(nothing))
 
     def rate(t: str, r: int | None = None) -> float:
         ss = by_task[t]
         return 100.0 * mean(ecov_passed(s, t in with_contract, r) for s in ss)
 
-    for t in tasks:
+    for t in sorted(by_task):
         per_task[t]["contract"] = t in with_contract
         per_task[t]["ecov_passed"] = sum(ecov_passed(s, t in with_contract) for s in by_task[t])
         per_task[t]["ecov_pass_rate"] = round(rate(t), 2)
+        per_task[t]["measures_nothing"] = t in nothing
     for row in per_round:
         row["ecov_pass_rate"] = round(mean(rate(t, row["round"]) for t in tasks), 2) if tasks else 0.0
     return {
         "ecov_pass_rate": round(mean(rate(t) for t in tasks), 2) if tasks else 0.0,
         "ecov_pass_rate_definition": ECOV_TEXT,
+        "ecov_tasks": len(tasks),
+        "measures_nothing": nothing,
         "pass_rate_definition": PAPER_PASS_TEXT,
         "contract_tasks": len(with_contract),
     }

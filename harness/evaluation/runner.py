@@ -30,6 +30,7 @@ from ecov.harness.core.atomic import write_text_atomic
 from ecov.harness.core.protocol import get_protocol
 from ecov.harness.core.run_folder import RoundRecord, RunConfig, RunFolder, read_jsonl, repair_jsonl
 from ecov.harness.core.state import sample_from_rounds
+from ecov.harness.evaluation.baseline import measures_nothing_tasks
 from ecov.harness.evaluation.metrics import summarize
 from ecov.harness.evaluation.round_log import render_round_log
 from ecov.harness.evaluation.views import summary_views
@@ -185,7 +186,7 @@ def build_summary(folder: RunFolder, config: RunConfig | None = None, seconds: f
     agent_cfg = AgentConfig(config.mode, config.agent if config.mode == "agentic" else "memoryless",
                             config.max_rounds or None, protocol=config.protocol)
     summary = summarize(samples, agent_cfg.rounds, len(config.task_ids) if config.task_ids else None,
-                        protocol=config.protocol)
+                        protocol=config.protocol, measures_nothing=measures_nothing_tasks(config.benchmark))
     expected = (len(config.task_ids) if config.task_ids else summary["tasks"]) * config.n_samples
     faults = sorted((s for s in samples if s.error), key=lambda s: (s.task_id, s.sample))
     summary.update({
