@@ -3,10 +3,23 @@ hostile ones score 0 or are refused. Lean: one small combinational task (prio_en
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from ecov.harness.benchmark.builders.embedded import load_suite
-from ecov.harness.core.records import FALSE_ALARM, KILLED, OK, REJECTED, Mutant
+from ecov.harness.core.records import (
+    FALSE_ALARM,
+    INFRA_ERROR,
+    KILLED,
+    OK,
+    REJECTED,
+    Design,
+    Mutant,
+    SourceFile,
+)
+from ecov.harness.hdl.mutate import candidates
+from ecov.harness.sandbox.base import ProcResult
 from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.tracks.sv.bughunt import BughuntEngine
 
@@ -172,9 +185,6 @@ def test_a_signed_expression_keeps_its_sign_behind_the_selector(tmp_path):
     """cvdp IIR_filter_0016: `'1` for a signed expression made the schema's `?:` unsigned, so the golden
     design zero-extended a negative value and a correct checker was a false alarm. The stuck mutants of the
     signed `a` and the unsigned `b` are all killed, and the golden run passes."""
-    from ecov.harness.core.records import Design, SourceFile
-    from ecov.harness.hdl.mutate import candidates
-
     files = (SourceFile("sx.sv", SIGNED_RTL),)
     muts = tuple(m for m in candidates(files) if m.operator == "stuck")
     assert {m.original for m in muts} == {"a", "b"} and len(muts) == 4
@@ -189,14 +199,12 @@ class _Unstartable:
     after the golden run."""
 
     def __init__(self, inner, fails: int):
-        self.inner, self.fails, self.sims, self.lock = inner, fails, {}, __import__("threading").Lock()
+        self.inner, self.fails, self.sims, self.lock = inner, fails, {}, threading.Lock()
 
     def __getattr__(self, name):
         return getattr(self.inner, name)
 
     def run(self, argv, workdir, limits, **kw):
-        from ecov.harness.sandbox.base import ProcResult
-
         if kw.get("untrusted") and argv[0].endswith("/sim") and kw.get("stdin"):
             key = kw["stdin"].split()[-3] if len(kw["stdin"].split()) >= 3 else b""
             with self.lock:
@@ -207,7 +215,7 @@ class _Unstartable:
         return self.inner.run(argv, workdir, limits, **kw)
 
 
-@pytest.mark.parametrize("fails, expect", [(1, OK), (10, "infra_error")])
+@pytest.mark.parametrize("fails, expect", [(1, OK), (10, INFRA_ERROR)])
 def test_a_mutant_run_the_sandbox_never_started_is_retried_then_a_fault(setup, tmp_path, fails, expect):
     """Never "survived" (the kill rate would drop for the machine's load, and the result would be cached):
     a start failure is tried again, and one that persists makes the score an infra error, never stored."""
