@@ -405,7 +405,7 @@ def _entry(folder: Path, env: jinja2.Environment, out: Path, infos: dict[str, Be
                 report.verified.append(f"{sub.name}: {ver.verdict}, "
                                        + ("reused from the verify cache" if built.reused else "re-scored now"))
         view = run_view(config, samples, info.difficulty, info.hard, checked_contracts(info, config.tb_lang),
-                            info.measures_nothing)
+                        info.measures_nothing)
         by_build = verifier is not None
         verdict = ver.verdict if by_build and ver is not None else None
         entry = Entry(sub.name, sub, view, verification_mark(ver, run_digest(sub.run_dir), by_build),

@@ -3,8 +3,8 @@
 Each mutated expression ``e`` becomes ``((SEL == K) ? (e') : (e))`` where ``K`` is that mutant's key,
 a random 32-bit value (a ``?:`` is signed only when both its branches are, so an unsized literal ``e'``
 such as ``'1`` standing for a signed ``e`` is written ``$signed('1)``: otherwise the golden branch would
-lose its sign and be zero-extended); nested sites render inside the original branch only (one mutant is active at a
-time), and several mutants of one expression chain. ``SEL`` is a variable of every mutated module, set
+lose its sign and be zero-extended); nested sites render inside the original branch only (one mutant is
+active at a time), and several mutants of one expression chain. ``SEL`` is a variable of every mutated module, set
 at time 0 from a DPI import (``GET``) that the harness main answers with the run's key, which arrives on
 the run's private channel (its standard input). No run's key is 0 or another run's, so the golden
 design is just a key that no site knows. The names (``SEL``, ``GET`` and the probe's) are random per
