@@ -123,4 +123,9 @@ def _headline_on_cvdp(html: str, site: Path) -> None:
     contracts = sum(t.contract is not None for t in load_benchmark("cvdp-ecov"))
     section = html.split('id="cvdp-ecov-agentic"')[1].split("</section>")[0]
     assert f"{contracts} of 59 tasks carry an interface contract" in section
+    # The task an empty testbench passes is named, and marked in its row: out of the headline (issue 32).
+    page = (site / "s" / "cvdp-builtin-random-agentic" / "index.html").read_text()
+    assert "ECov pass % leaves out 1 task whose targets a testbench that drives nothing meets" in page
+    row = page.split('data-sort="cvdp_copilot_asyc_reset_0004"')[1].split("</tr>")[0]
+    assert "not in ECov pass %: measures nothing" in row
     assert (board["contract_tasks"] == contracts).all()
