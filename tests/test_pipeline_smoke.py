@@ -7,11 +7,10 @@ Every step runs for real: the corpus builder on the shipped records, the teacher
 ecov-eval with Verilator, a tiny Qwen3 built on the spot and served by an OpenAI-compatible server the
 driver starts and stops, synth with selection, rollouts and rejection, SFT (trl), evaluation of each
 stage's checkpoint on cvdp-ecov, and the leaderboard submission folder. The test checks what the issue
-asks of it: stages 0 and 1 train on non-zero rows, stages 1 and 2 select the student's states, roll out and
-judge the rollouts (stage 2 keeps no fix with this tiny student: see the config), the student's testbenches
-go to Verilator, a rerun after
-SIGKILL stops what the killed run left and serves the right checkpoint at every step, and a changed
-setting re-runs exactly the steps it shapes.
+asks of it: every stage trains on non-zero rows, stages 1 and 2 select the student's states, roll out,
+judge the rollouts and keep fixes (stage 2's: the stage-1 student's own), the student's testbenches are
+built and simulated by Verilator, a rerun after SIGKILL stops what the killed run left and serves the right
+checkpoint at every step, and a changed setting re-runs exactly the steps it shapes.
 """
 
 from __future__ import annotations
@@ -127,28 +126,27 @@ def test_tiny_cpu_pipeline_every_stage_survives_sigkill_and_resumes_by_content(t
     rollouts = json.loads((Path(done["stage2-synth"]["rows_path"]).parent / "rollouts" / "config.json").read_text())
     assert rollouts["model"] == "openai/stage1"  # stage 2's rollouts: the stage-1 student, served
 
-    # Stages 0 and 1 train on rows of their own; stages 1 and 2 select states of the student's, roll out
-    # and judge the rollouts, and stage 1 keeps a fix. Stage 2 keeps none with this tiny student
-    # (pipeline_tiny_cpu.yaml says why): its SFT step says it carried the stage-1 checkpoint on.
-    for stage in (0, 1):
+    # Every stage trains on rows of its own; stages 1 and 2 select states of the student's, roll out, judge
+    # the rollouts and keep a fix: stage 1 the teacher's, stage 2 the stage-1 student's own.
+    for stage in (0, 1, 2):
         assert done[f"stage{stage}-synth"]["rows"] >= 1, done[f"stage{stage}-synth"]
         assert done[f"stage{stage}-sft"]["steps"] >= 1 and not done[f"stage{stage}-sft"].get("skipped")
     for stage in (1, 2):
         syn = done[f"stage{stage}-synth"]
         assert syn["states"] >= 1 and syn["selected"] >= 1 and syn["rollouts"] >= 1, syn
-        assert sum(syn["rounds_by_reason"].values()) >= 1, syn
-    assert done["stage1-synth"]["rounds_by_reason"].get("kept", 0) >= 1, done["stage1-synth"]
-    s2 = done["stage2-sft"]
-    assert (s2.get("steps", 0) >= 1 and done["stage2-synth"]["rows"] >= 1) or \
-        (s2.get("skipped") and s2["checkpoint"] == done["stage1-sft"]["checkpoint"]), s2
-    # The student's own testbenches went to Verilator: its answers parsed and were built (and failed to
-    # build, MODMISSING: a testbench learnt for another design), directly and in its stage-2 rollouts.
-    built = 0
-    for step in ("stage1-direct", "stage2-direct"):
-        for line in (Path(done[step]["run"]) / "rounds.jsonl").read_text().splitlines():
+        assert syn["rounds_by_reason"].get("kept", 0) >= 1, syn
+    assert done["stage2-eval"]["checkpoint"] != done["stage1-sft"]["checkpoint"]
+    # The student's own testbenches were built and simulated by Verilator (read from the run records):
+    # its direct answers for the designs it learnt, and its stage-2 fix of its own failure.
+    ran = []
+    for run in (done["stage1-direct"]["run"], done["stage2-direct"]["run"],
+                Path(done["stage2-synth"]["rows_path"]).parent / "rollouts"):
+        for line in (Path(run) / "rounds.jsonl").read_text().splitlines():
             r = json.loads(line)
-            built += bool(r.get("testbench")) and r["result"]["status"] != "infra_error"
-    assert built >= 1
+            if r.get("testbench") and r["result"]["status"] in ("ok", "no_finish"):
+                ran.append((Path(run).name, r["task_id"], r["result"]["status"], r["result"]["overall"]))
+    assert any(run == "rollouts" for run, *_ in ran), ran  # stage 2's fix, by the stage-1 student
+    assert any(run == "run" for run, *_ in ran), ran  # a direct answer
     # Stage 0's rows carry neither the injected rules nor prose, and the rebuilt prompts are the chats sent.
     rows = [json.loads(line) for line in Path(done["stage0-synth"]["rows_path"]).read_text().splitlines()]
     assert rows and all("generation_rules" not in json.dumps(r["prompt"]) for r in rows)
@@ -173,5 +171,5 @@ def test_tiny_cpu_pipeline_every_stage_survives_sigkill_and_resumes_by_content(t
     assert "[15 stage2-sft] runs again: its config or inputs changed: sft.max_steps: 10 -> 11" in again.stderr
     assert "[16 stage2-eval] runs again: an earlier step changed or ran again" in again.stderr
     redone = json.loads((work / "15-stage2-sft" / "done.json").read_text())
-    assert redone.get("skipped") or redone["steps"] == 11, redone
+    assert not redone.get("skipped") and redone["steps"] == 11, redone
     assert os.stat(Path(redone["checkpoint"]) / "model.safetensors").st_mode & 0o044 == 0o044
