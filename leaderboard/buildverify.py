@@ -257,10 +257,13 @@ class BuildVerifier:
         if cached is not None:
             cached.submission = sub.name
             return BuiltVerification(cached, True)
+        bughunt = get_protocol(config.protocol).bughunt
         if self.progress:
-            self.progress(f"{sub.name}: re-deriving every sample from its re-scored testbenches")
-        ver = verify_submission(sub, score=self._scorer(config.tb_lang), progress=None, jobs=self.jobs,
-                                resolved=resolved)
+            self.progress(f"{sub.name}: re-deriving every sample from its re-scored testbenches"
+                          + (" (each against every mutant)" if bughunt else ""))
+        # A bug-hunt run's testbenches are scored here, not by prefetch: their progress lines come from here.
+        ver = verify_submission(sub, score=self._scorer(config.tb_lang), progress=self.progress if bughunt else None,
+                                jobs=self.jobs, resolved=resolved)
         if self.cache and ver.verdict != ERROR:  # an error (an engine fault, say) is tried again next build
             self.cache.put(key, ver)
         return BuiltVerification(ver, False)

@@ -30,6 +30,7 @@ from ecov.harness.models import get_model
 from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.tracks.base import get_track, tb_io
 from ecov.harness.tracks.sv.bughunt import BughuntEngine
+from ecov.leaderboard.buildverify import BuildVerifier, VerifyCache
 from ecov.leaderboard.site import build_site
 from ecov.leaderboard.submission import SubmissionMeta, add_submission
 from ecov.leaderboard.verify import verify_run
@@ -171,3 +172,18 @@ def test_the_site_ranks_bug_hunt_boards_by_kill_rate(runs, tmp_path):
     assert [kill[n] for n in order] == sorted(kill.values(), reverse=True), (order, kill)
     assert "oracle: random stimulus, golden outputs" in board and "floor: no checks" in board
     assert (tmp_path / "site" / "tables" / "ecov-embedded-direct-bughunt.csv").is_file()
+
+
+def test_a_verified_build_shows_the_bug_hunts_progress(runs, tmp_path):
+    """A bug-hunt run is scored by its own verification (each testbench against every mutant), not by the
+    build's prefetch: its testbenches still get a progress line each."""
+    subs = tmp_path / "subs"
+    folder, _ = runs["builtin/random"]
+    add_submission(folder, subs, "builtin-random", SubmissionMeta(model="builtin/random", type="baseline",
+                                                                  date="2026-01-01"))
+    lines: list[str] = []
+    report = build_site(subs, tmp_path / "site",
+                        verifier=BuildVerifier(VerifyCache(tmp_path / "vcache", subs), progress=lines.append))
+    assert "builtin-random: re-deriving every sample from its re-scored testbenches (each against every mutant)" in lines
+    assert any(re.match(r"\[1/1\] \w+: ok, overall", line) for line in lines), lines
+    assert any("builtin-random: verified" in v for v in report.verified), report.verified
