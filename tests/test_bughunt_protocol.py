@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from ecov.harness.benchmark.builders.embedded import load_suite
+from ecov.harness.benchmark.store import dataset_hash
 from ecov.harness.cli.eval import eval_cmd
 from ecov.harness.core.protocol import BUGHUNT, bughunt_passed, get_protocol, protocol_names
 from ecov.harness.core.records import FALSE_ALARM, ScoreResult
@@ -177,8 +178,11 @@ def test_the_site_ranks_bug_hunt_boards_by_kill_rate(runs, tmp_path):
 def test_a_verified_build_shows_the_bug_hunts_progress(runs, tmp_path):
     """A bug-hunt run is scored by its own verification (each testbench against every mutant), not by the
     build's prefetch: its testbenches still get a progress line each."""
-    subs = tmp_path / "subs"
-    folder, _ = runs["builtin/random"]
+    subs, folder = tmp_path / "subs", tmp_path / "run"
+    shutil.copytree(runs["builtin/random"][0], folder)
+    config = json.loads((folder / "config.json").read_text())  # the run, against the shipped suite's identity
+    config["dataset_hash"] = dataset_hash(load_suite())
+    (folder / "config.json").write_text(json.dumps(config))
     add_submission(folder, subs, "builtin-random", SubmissionMeta(model="builtin/random", type="baseline",
                                                                   date="2026-01-01"))
     lines: list[str] = []
