@@ -22,6 +22,7 @@ from click.testing import CliRunner
 from fake_openai import FakeOpenAIServer
 
 from ecov.trainers.cli import main
+from ecov.trainers.config import ConfigError
 from ecov.trainers.owned import Owned, PidFiles, port_busy, proc_start
 from ecov.trainers.pipeline import Pipeline, PlannedStep, chain_keys, load_pipeline
 from ecov.trainers.pipeline_config import ServeSpec, StepFailed
@@ -121,6 +122,29 @@ def test_plan_keys_follow_the_config_not_the_ports_or_speed(tmp_path):
     changed = {s.name for s in plan_steps(cfg) if s.key != keys[s.name]}
     assert changed == {"stage2-sft", "stage2-eval", "submission"}  # synth keeps its rollouts
 
+
+
+def test_stage2_states_from_is_part_of_the_plan_and_checked(tmp_path):
+    """The smoke's stage 2 revises the states stage 1 fixed (states_from: stage1-direct); the paper's,
+    its own (own). Which one shapes stage2-synth's key; a bad value or a misplaced key is refused."""
+    from ecov.trainers.pipeline import plan_steps
+
+    cfg = load_pipeline(_config(tmp_path))
+    assert cfg.stages["stage2"]["states_from"] == "stage1-direct"
+    keys = {s.name: s.key for s in plan_steps(cfg)}
+    cfg.stages["stage2"]["states_from"] = "own"
+    changed = {s.name for s in plan_steps(cfg) if s.key != keys[s.name]}
+    assert changed == {"stage2-synth", "stage2-sft", "stage2-eval", "submission"}
+    stages = yaml.safe_load(TINY.read_text())["stages"]
+    for where, value, why in (("stage2", "stage0-direct", "own or stage1-direct"),
+                              ("stage1", "stage1-direct", "only stage2 has it")):
+        bad = {k: dict(v) for k, v in stages.items()}
+        bad["stage2"].pop("states_from")
+        bad[where]["states_from"] = value
+        with pytest.raises(ConfigError, match=why):
+            load_pipeline(_config(tmp_path, stages=bad))
+    with pytest.raises(ConfigError, match="needs stages 1 and 2"):
+        load_pipeline(_config(tmp_path, stage_list=[0, 2]))
 
 # -- the preflight ------------------------------------------------------------------------------------
 

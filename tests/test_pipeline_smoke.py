@@ -8,8 +8,9 @@ ecov-eval with Verilator, a tiny Qwen3 built on the spot and served by an OpenAI
 driver starts and stops, synth with selection, rollouts and rejection, SFT (trl), evaluation of each
 stage's checkpoint on cvdp-ecov, and the leaderboard submission folder. The test checks what the issue
 asks of it: every stage trains on non-zero rows, stages 1 and 2 select the student's states, roll out,
-judge the rollouts and keep fixes (stage 2's: the stage-1 student's own), the student's testbenches are
-built and simulated by Verilator, a rerun after SIGKILL stops what the killed run left and serves the right
+judge the rollouts and keep fixes (stage 2's: written by the stage-1 student, revising the failures whose
+fixes it was trained on: `states_from: stage1-direct`), the student's testbenches are built and simulated
+by Verilator, a rerun after SIGKILL stops what the killed run left and serves the right
 checkpoint at every step, and a changed setting re-runs exactly the steps it shapes.
 """
 
@@ -125,6 +126,9 @@ def test_tiny_cpu_pipeline_every_stage_survives_sigkill_and_resumes_by_content(t
     assert done["stage2-eval"]["checkpoint"] == done["stage2-sft"]["checkpoint"]  # trained, or carried on
     rollouts = json.loads((Path(done["stage2-synth"]["rows_path"]).parent / "rollouts" / "config.json").read_text())
     assert rollouts["model"] == "openai/stage1"  # stage 2's rollouts: the stage-1 student, served
+    # ... revising the states whose fixes stage 1 trained on (states_from: stage1-direct)
+    stage2 = yaml.safe_load(Path(done["stage2-synth"]["config"]).read_text())
+    assert stage2["sources"] == [done["stage1-direct"]["run"]]
 
     # Every stage trains on rows of its own; stages 1 and 2 select states of the student's, roll out, judge
     # the rollouts and keep a fix: stage 1 the teacher's, stage 2 the stage-1 student's own.

@@ -106,7 +106,10 @@ class PidFiles:
 
 
 def stop_group(pid: int, start: str = "", grace: float = 30.0, first: int = signal.SIGTERM) -> None:
-    """``first`` to the process group led by ``pid``, SIGKILL after ``grace`` seconds if the leader lives."""
+    """``first`` to the process group led by ``pid``, SIGKILL after ``grace`` seconds if any of it lives.
+
+    Returns once no process of the group runs: a member can outlive its leader by a moment (a server's
+    worker still closing its listening socket), and a port checked right after would read busy."""
     if start and proc_start(pid) != start:
         return
     try:
@@ -115,9 +118,14 @@ def stop_group(pid: int, start: str = "", grace: float = 30.0, first: int = sign
         return
     except PermissionError:
         os.kill(pid, first)
+
+    def gone() -> bool:
+        leader = not _running(pid) or bool(start and proc_start(pid) != start)
+        return leader and not group_members(pid)
+
     deadline = time.monotonic() + grace
     while time.monotonic() < deadline:
-        if not _running(pid) or (start and proc_start(pid) != start):
+        if gone():
             return
         time.sleep(0.2)
     try:
@@ -125,9 +133,24 @@ def stop_group(pid: int, start: str = "", grace: float = 30.0, first: int = sign
     except (ProcessLookupError, PermissionError):
         pass
     for _ in range(50):
-        if not _running(pid):
+        if gone():
             return
         time.sleep(0.1)
+
+
+def group_members(pgid: int) -> list[int]:
+    """The running (not zombie) processes of process group ``pgid``, from /proc."""
+    out = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if len(fields) > 2 and fields[2] == str(pgid) and fields[0] not in ("Z", "X"):
+            out.append(int(proc.name))
+    return out
 
 
 def _running(pid: int) -> bool:
@@ -155,6 +178,17 @@ def port_busy(port: int) -> bool:
         except OSError as e:
             return e.errno == errno.EADDRINUSE
     return False
+
+
+def wait_port_free(port: int, seconds: float = 10.0) -> bool:
+    """Whether ``port`` is free now or within ``seconds``: a server stopped a moment ago (by this run, or a
+    rerun stopping what a killed run left) can leave its sockets closing for a little while."""
+    deadline = time.monotonic() + seconds
+    while port_busy(port):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.5)
+    return True
 
 
 def _listen_inodes(port: int) -> set[str]:

@@ -59,6 +59,7 @@ from ecov.trainers.pipeline_config import (
     repo_path,
     stage_designs,
     stage_dict,
+    stage_states_from,
 )
 from ecov.trainers.preflight import preflight
 from ecov.trainers.serving import Served, check_serving, checkpoint_digest, run_owned, serve
@@ -147,6 +148,8 @@ def plan_steps(cfg: PipelineConfig) -> list[PlannedStep]:
             steps.append(PlannedStep(f"stage{stage}-direct", {"serve": serve_conf, "designs": stage_designs(cfg, stage),
                                                                "eval": _eval_conf(cfg.student_direct)}))
             synth["rollout_model"] = teacher if stage == 1 else serve_conf
+        if stage == 2:
+            synth["states_from"] = stage_states_from(cfg)
         steps.append(PlannedStep(f"stage{stage}-synth", {"stage": synth, "student": student,
                                                          "designs": stage_designs(cfg, stage)}))
         launcher = {**cfg.sft}
@@ -336,6 +339,7 @@ class Pipeline:
         self.base_model = ckpt
         prev_runs = [td["run"], ta["run"]]
         final: dict[str, Any] = {}
+        runs: dict[str, str] = {}  # each stage's direct run, by step name
         for stage in cfg.stage_list:
             c = ckpt
             tasks = designs[stage_designs(cfg, stage)]
@@ -346,9 +350,11 @@ class Pipeline:
                                    "student_serve") as st:
                     direct = self.step(f"stage{stage}-direct", lambda f, st=st, c=c, t=tasks: self._eval(
                         f, st, cfg.student_direct, t, "train", checkpoint=c))
+                    runs[f"stage{stage}-direct"] = direct["run"]
                     if stage == 2:
-                        syn = self.step("stage2-synth", lambda f, st=st, d=direct, c=c, t=tasks: self._synth(
-                            f, 2, [d["run"]], c, t, st))
+                        src = runs["stage1-direct"] if stage_states_from(cfg) == "stage1-direct" else direct["run"]
+                        syn = self.step("stage2-synth", lambda f, st=st, s=src, c=c, t=tasks: self._synth(
+                            f, 2, [s], c, t, st))
                 if stage == 1:
                     with self._serving(cfg.teacher, cfg.teacher.model, "teacher", 1, "teacher") as t:
                         syn = self.step("stage1-synth", lambda f, r=t, d=direct, c=c, t=tasks: self._synth(

@@ -118,6 +118,16 @@ SFT_KEYS = {"launcher", "accelerate_config", "processes"}
 DESIGNS = ("all", "long", "short")  # the sides of the corpus's RTL-token split (ecov-data build --keep)
 
 
+STATES_FROM = ("own", "stage1-direct")  # where stage 2 takes its states (stage_states_from)
+
+
+def stage_states_from(cfg: PipelineConfig) -> str:
+    """Where stage 2 takes the states its student revises: ``own`` (the paper: the stage-1 student's own
+    direct answers) or ``stage1-direct`` (the states whose fixes stage 1 trained on: a CPU smoke's tiny
+    memoriser answers those and nothing new, so its rollouts can parse)."""
+    return cfg.stages.get("stage2", {}).get("states_from", "own")
+
+
 def stage_designs(cfg: PipelineConfig, stage: int) -> str:
     """Which training designs a stage works on: ``stages.stageN.designs``, else the paper's (stage 0 all of
     them, stages 1-2 the long ones, Appendix B)."""
@@ -186,11 +196,16 @@ def load_pipeline(path: str | Path) -> PipelineConfig:
     if bad:
         raise ConfigError(f"{p}: stages: unknown key(s) {', '.join(bad)} (known: stage0, stage1, stage2)")
     for name, spec in cfg.stages.items():
-        if not isinstance(spec, dict) or set(spec) - {"base", "overrides", "designs"}:
-            raise ConfigError(f"{p}: stages.{name} holds base (a stage config file), overrides (a mapping) and "
-                              "designs (all | long | short)")
+        if not isinstance(spec, dict) or set(spec) - {"base", "overrides", "designs", "states_from"}:
+            raise ConfigError(f"{p}: stages.{name} holds base (a stage config file), overrides (a mapping), "
+                              "designs (all | long | short) and, for stage2, states_from (own | stage1-direct)")
         if spec.get("designs", "all") not in DESIGNS:
             raise ConfigError(f"{p}: stages.{name}.designs is all, long or short, got {spec['designs']!r}")
+        if "states_from" in spec and (name != "stage2" or spec["states_from"] not in STATES_FROM):
+            raise ConfigError(f"{p}: stages.{name}.states_from: only stage2 has it, own or stage1-direct, "
+                              f"got {spec['states_from']!r}")
+    if stage_states_from(cfg) == "stage1-direct" and not {1, 2} <= set(cfg.stage_list):
+        raise ConfigError(f"{p}: stages.stage2.states_from: stage1-direct needs stages 1 and 2 in stage_list")
     bad = sorted(set(cfg.sft) - SFT_KEYS)
     if bad:
         raise ConfigError(f"{p}: sft: unknown key(s) {', '.join(bad)} (known: {', '.join(sorted(SFT_KEYS))})")

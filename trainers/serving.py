@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ecov.harness.models.served import list_models
-from ecov.trainers.owned import Owned, PidFiles, port_busy, port_holder, proc_start, stop_group
+from ecov.trainers.owned import Owned, PidFiles, port_holder, proc_start, stop_group, wait_port_free
 from ecov.trainers.pipeline_config import ServeSpec, StepFailed
 from ecov.trainers.tools import tool
 
@@ -122,7 +122,7 @@ def serve(spec: ServeSpec, model_path: str, name: str, workdir: Path, log: Path,
         yield Served(spec.model or f"hosted_vllm/{name}", spec.api_base)
         return
     pids = PidFiles(workdir)
-    if port_busy(spec.port):
+    if not wait_port_free(spec.port):
         raise StepFailed(f"port {spec.port} is busy: {port_holder(spec.port)} listens on it. Stop it, or set "
                          f"{which or 'the server'}.port to a free port, then run the pipeline again")
     root = served_path(model_path, workdir)
