@@ -143,8 +143,12 @@ def test_stage2_states_from_is_part_of_the_plan_and_checked(tmp_path):
         bad[where]["states_from"] = value
         with pytest.raises(ConfigError, match=why):
             load_pipeline(_config(tmp_path, stages=bad))
-    with pytest.raises(ConfigError, match="needs stages 1 and 2"):
+    with pytest.raises(ConfigError, match="needs stages 1 and 2 in stage_list"):
         load_pipeline(_config(tmp_path, stage_list=[0, 2]))
+    other = {k: dict(v) for k, v in stages.items()}
+    other["stage1"]["designs"] = "long"
+    with pytest.raises(ConfigError, match="on the same designs, got long and all"):
+        load_pipeline(_config(tmp_path, stages=other))
 
 # -- the preflight ------------------------------------------------------------------------------------
 

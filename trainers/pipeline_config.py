@@ -206,6 +206,9 @@ def load_pipeline(path: str | Path) -> PipelineConfig:
                               f"got {spec['states_from']!r}")
     if stage_states_from(cfg) == "stage1-direct" and not {1, 2} <= set(cfg.stage_list):
         raise ConfigError(f"{p}: stages.stage2.states_from: stage1-direct needs stages 1 and 2 in stage_list")
+    if stage_states_from(cfg) == "stage1-direct" and stage_designs(cfg, 1) != stage_designs(cfg, 2):
+        raise ConfigError(f"{p}: stages.stage2.states_from: stage1-direct needs stages 1 and 2 on the same "
+                          f"designs, got {stage_designs(cfg, 1)} and {stage_designs(cfg, 2)}")
     bad = sorted(set(cfg.sft) - SFT_KEYS)
     if bad:
         raise ConfigError(f"{p}: sft: unknown key(s) {', '.join(bad)} (known: {', '.join(sorted(SFT_KEYS))})")
