@@ -44,6 +44,9 @@ def test_workflow_builds_and_deploys_on_push_to_main():
     assert "pages: write" in deploy and "id-token: write" in deploy
     # The build's verify cache is kept between runs, outside the submissions tree.
     assert re.search(r"uses: actions/cache@v\d+\n\s+with:\n\s+path: \.verify-cache\n", build)
+    # ... and so is ECov's build cache, at its default place outside the checkout (no ECOV_CACHE_DIR set).
+    assert re.search(r"uses: actions/cache@v\d+\n\s+with:\n\s+path: ~/\.cache/ecov\n", build)
+    assert "ECOV_CACHE_DIR" not in build
     readme = (REPO / "README.md").read_text()
     assert ".github/workflows/pages.yml" in readme and "github.io" in readme
 
