@@ -55,7 +55,7 @@ def write_view(run_dir: str | Path, out: str | Path | None = None) -> Path:
     samples = folder.samples()
     info = benchmark_info(config.benchmark)
     view = run_view(config, samples, info.difficulty, info.hard, checked_contracts(info, config.tb_lang),
-                        info.measures_nothing)
+                    info.measures_nothing)
     date = (config.created or "")[:10]
     sub = Submission(name=run_dir.resolve().name, path=run_dir, run_dir=run_dir,
                      meta=SubmissionMeta(model=config.model, type="local run", date=date))
