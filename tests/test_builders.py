@@ -175,6 +175,7 @@ def test_cvdp_malformed_folder_is_a_clear_error(tmp_path, meta, dut, message):
     assert res.tasks == [] and res.skipped[0].id == "broken" and res.skipped[0].reason.startswith("malformed")
 
 
+@needs_shared
 def test_cvdp_folder_without_rtl_is_left_out_with_the_reason(tmp_path):
     """The four upstream problems whose DUT did not survive: listed, never fatal."""
     write_problem(tmp_path, "no_rtl", {"target": 90}, dut=False)
