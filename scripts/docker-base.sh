@@ -11,7 +11,7 @@ fi
 command -v debootstrap >/dev/null || { echo "debootstrap is not installed (apt-get install debootstrap)" >&2; exit 1; }
 root="$(mktemp -d /tmp/ecov-rootfs.XXXXXX)"
 trap 'rm -rf "$root"' EXIT
-debootstrap --variant=minbase --include=g++,perl,z3,ca-certificates,bubblewrap,python3,python3-venv,libpython3.11 bookworm "$root" "$mirror" >/tmp/ecov-debootstrap.log 2>&1 \
+debootstrap --variant=minbase --include=g++,clang-19,lld-19,perl,z3,ca-certificates,bubblewrap,python3,python3-venv,libpython3.11 bookworm "$root" "$mirror" >/tmp/ecov-debootstrap.log 2>&1 \
   || { tail -n 20 /tmp/ecov-debootstrap.log >&2; exit 1; }
 rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/*
 tar -C "$root" -c . | docker import - "$tag" >/dev/null

@@ -1,7 +1,7 @@
 """Bug-hunt runs: the harness main of a mutant-schema build, one run per key, what each run left behind.
 
 The schema build (ecov.harness.hdl.schema) holds the testbench and the design with every mutant behind
-a selector. Its main (``BUGHUNT_MAIN``) differs from the coverage main (ECOV_MAIN) in what it reads and
+a selector. Its main (``bughunt_main``; its C++ is ecov.harness.sim.mainlib's) differs from the coverage main (ECOV_MAIN) in what it reads and
 writes, not in how it keeps the channel private:
 
 - its standard input (``main_input``: output folder, then one line ``<nonce> <key> <max time> <stop>``)
@@ -34,120 +34,24 @@ from ecov.harness.core.paths import jobs_dir
 from ecov.harness.sandbox.base import Limits, ProcResult, Sandbox
 from ecov.harness.sim import integrity, recorder
 from ecov.harness.sim import trace as tr
+from ecov.harness.sim.mainlib import BUGHUNT_LIB, TRACE_CAP, bughunt_glue
 from ecov.harness.sim.replay import read_capped
-from ecov.harness.sim.verilator import MAIN_INPUT_CPP, main_input
+from ecov.harness.sim.verilator import HarnessMain, main_input
 
 TRACE_FILE, END_FILE = "ports.bin", "end"
-TRACE_CAP = 64 * 1024 * 1024  # bytes of port trace per run (4 Mi changed words)
 END_CAP = 4096
 
-BUGHUNT_MAIN = r"""// ECov bug-hunt harness main (harness/sim/mutantrun.py BUGHUNT_MAIN)
-#include "verilated.h"
-#include "Vtop.h"
-#include "Vtop__Dpi.h"
-#include "svdpi.h"
-#include <algorithm>
-#include <cstdio>
-#include <cstring>
-#include <memory>
-#include <string>
-#include <unordered_map>
-ECOV_MAIN_INPUT
-ECOV_RECORDER
-
-static unsigned int ecov_key = 0;
-static unsigned long long ecov_now = 0;
-static std::unordered_map<unsigned int, unsigned int> ecov_last;
-static FILE* ecov_trace = nullptr;
-static unsigned long long ecov_bytes = 0;
-static bool ecov_overflow = false;
-
-unsigned int ECOV_GET() { return ecov_key; }
-
-void ECOV_PUT(unsigned int idx, unsigned int word, unsigned int value) {
-    if (word > 255u || idx > 0xFFFFFFu) return;
-    const unsigned int k = (idx << 8) | word;
-    const auto it = ecov_last.find(k);
-    if (it != ecov_last.end() && it->second == value) return;
-    ecov_last[k] = value;
-    if (!ecov_trace || ecov_overflow) return;
-    if (ecov_bytes + 16 > ECOV_TRACE_CAP) { ecov_overflow = true; return; }
-    unsigned char rec[16];
-    std::memcpy(rec, &ecov_now, 8);
-    std::memcpy(rec + 8, &k, 4);
-    std::memcpy(rec + 12, &value, 4);
-    if (std::fwrite(rec, 1, 16, ecov_trace) != 16) { ecov_overflow = true; return; }
-    ecov_bytes += 16;
-}
-
-int main(int argc, char** argv, char**) {
-    std::string ecov_out, ecov_line;
-    ecov_read_input(ecov_out, ecov_line);
-    char nonce[72] = {0};
-    unsigned int key = 0;
-    unsigned long long maxtime = 0;
-    int stop = 1;
-    const int got = std::sscanf(ecov_line.c_str(), "%64s %u %llu %d", nonce, &key, &maxtime, &stop);
-    std::fill(ecov_line.begin(), ecov_line.end(), '\0');
-    if (got != 4 || ecov_out.empty()) return 3;
-    ecov_key = key;
-    Verilated::debug(0);
-    const std::unique_ptr<VerilatedContext> contextp{new VerilatedContext};
-    contextp->threads(1);
-    contextp->fatalOnError(false);
-    contextp->commandArgs(argc, argv);
-    const std::unique_ptr<Vtop> topp{new Vtop{contextp.get(), ""}};
-    ecov_trace = std::fopen((ecov_out + "/ports.bin").c_str(), "wb");
-    const svScope scope = svGetScopeFromName("ECOV_SCOPE");
-    ecov_rec_open(contextp.get(), ecov_out, "ECOV_REC_SCOPE", ECOV_REC_CAP);
-    bool failed = false, capped = false;
-    unsigned long long fail_t = 0;
-    while (VL_LIKELY(!contextp->gotFinish())) {
-        topp->eval();
-        ecov_rec_after_eval();
-        ecov_now = contextp->time();
-        if (scope) { svSetScope(scope); ECOV_PROBE(); }
-        if (!failed && (contextp->errorCount() > 0 || contextp->gotError())) {
-            failed = true;
-            fail_t = ecov_now;
-            if (stop) break;
-        }
-        if (!topp->eventsPending()) break;
-        const unsigned long long next = topp->nextTimeSlot();
-        if (maxtime && next > maxtime) { capped = true; break; }
-        contextp->time(next);
-    }
-    const bool finished = contextp->gotFinish() && !failed;
-    topp->final();
-    if (!failed && (contextp->errorCount() > 0 || contextp->gotError())) { failed = true; fail_t = contextp->time(); }
-    const char* rec = ecov_rec_close(finished);
-    if (ecov_trace && std::fclose(ecov_trace) != 0) ecov_overflow = true;
-    if (FILE* f = std::fopen((ecov_out + "/end").c_str(), "w")) {
-        std::fprintf(f, "ecov-bughunt %s finish=%d fail=%d fail_t=%llu capped=%d scope=%d overflow=%d end_t=%llu "
-                     "prec=%d rec=%s\n", nonce, finished ? 1 : 0, failed ? 1 : 0, fail_t, capped ? 1 : 0,
-                     scope ? 1 : 0, ecov_overflow ? 1 : 0, static_cast<unsigned long long>(contextp->time()),
-                     static_cast<int>(contextp->timeprecision()), rec);
-        std::fclose(f);
-    }
-    return 0;
-}
-""".replace("ECOV_MAIN_INPUT", MAIN_INPUT_CPP).replace("ECOV_RECORDER", recorder.RECORDER_CPP)
 
 _END_RE = re.compile(r"^ecov-bughunt (\S+) finish=([01]) fail=([01]) fail_t=(\d+) capped=([01]) scope=([01]) "
                      r"overflow=([01]) end_t=(\d+) prec=(-?\d+) rec=([\w-]+)\s*$")
 
 
-def bughunt_main(scope: str, getter: str, put: str, probe: str, rec_cap: int) -> str:
-    """The main of one schema build: its DPI names, the DUT's scope (``<tb top>.<instance>``) and the
-    recorder's byte cap."""
-    for name in (getter, put, probe):
-        if not re.fullmatch(r"[A-Za-z_]\w*", name):
-            raise ValueError(f"not a C identifier: {name!r}")
+def bughunt_main(scope: str, getter: str, put: str, probe: str, rec_cap: int) -> HarnessMain:
+    """The main of one schema build (its C++: ecov.harness.sim.mainlib, BUGHUNT_LIB_CPP and the glue): its
+    DPI names, the DUT's scope (``<tb top>.<instance>``) and the recorder's byte cap."""
     if not re.fullmatch(r"[A-Za-z_][\w.]*", scope):
         raise ValueError(f"not a scope name: {scope!r}")
-    return (BUGHUNT_MAIN.replace("ECOV_GET", getter).replace("ECOV_PUT", put).replace("ECOV_PROBE", probe)
-            .replace("ECOV_REC_SCOPE", recorder.scope_name(scope)).replace("ECOV_REC_CAP", f"{int(rec_cap)}ULL")
-            .replace("ECOV_SCOPE", scope).replace("ECOV_TRACE_CAP", f"{TRACE_CAP}ull"))
+    return HarnessMain(bughunt_glue(scope, getter, put, probe, recorder.scope_name(scope), rec_cap), BUGHUNT_LIB)
 
 
 @dataclass
@@ -227,4 +131,4 @@ def seal(job: Path) -> None:
             os.chmod(p, 0o711)
 
 
-__all__ = ["BUGHUNT_MAIN", "KeyRun", "TRACE_CAP", "bughunt_main", "read_key_run", "read_regular", "run_key", "seal"]
+__all__ = ["KeyRun", "TRACE_CAP", "bughunt_main", "read_key_run", "read_regular", "run_key", "seal"]

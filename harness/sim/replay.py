@@ -41,16 +41,14 @@ from ecov.harness.sim import trace as tr
 from ecov.harness.sim.integrity import RunOutput
 from ecov.harness.sim.jobfiles import write_design
 from ecov.harness.sim.jobs import job_folder, run_with_out_dir
+from ecov.harness.sim.mainlib import CONTRACT_CPP, MAIN_INPUT_CPP
 from ecov.harness.sim.verilator import (
-    CONTRACT_CPP,
     COVERAGE_FLAGS,
-    MAIN_INPUT_CPP,
     MAIN_PROLOGUE_CPP,
     TB_CONFIG,
     VerilatorBackend,
     _why,
     main_input,
-    verilator_version,
 )
 
 REPLAY_VERSION = "3"  # bump when the replay build or main changes (2: the recorder reports its header only)
@@ -163,8 +161,8 @@ class ReplayBuilder:
         self.build_cache = Path(build_cache)
 
     def fingerprint(self) -> str:
-        return "|".join((verilator_version(), " ".join(VERILATOR_FLAGS), self.backend.options.fingerprint(),
-                         f"replay={REPLAY_VERSION}", f"sandbox={self.sandbox.name}"))
+        # the backend's whole fingerprint: its compiler and harness mains too (a model built by another is another)
+        return "|".join((self.backend.fingerprint(), f"replay={REPLAY_VERSION}", f"sandbox={self.sandbox.name}"))
 
     def key(self, spec: ReplaySpec) -> str:
         blob = json.dumps({"spec": spec.to_dict(), "backend": self.fingerprint()}, sort_keys=True)

@@ -32,14 +32,13 @@ from ecov.harness.core.records import Design
 from ecov.harness.sandbox.base import Limits, Sandbox
 from ecov.harness.sim import recorder
 from ecov.harness.sim.jobfiles import write_design
+from ecov.harness.sim.mainlib import MAIN_INPUT_CPP
 from ecov.harness.sim.runtime_patches import runtime_source
 from ecov.harness.sim.verilator import (
-    MAIN_INPUT_CPP,
     BuildOptions,
     VerilatorBackend,
     _mk_list,
     _why,
-    cxx,
     verilator_version,
 )
 
@@ -194,8 +193,8 @@ class CocotbBuilder:
 
     def fingerprint(self) -> str:
         paths = cocotb_paths()
-        return "|".join((verilator_version(), " ".join(VERILATOR_FLAGS), self.options.fingerprint(), cxx(),
-                         f"cocotb={paths.version}", f"build={BUILD_VERSION}", f"sandbox={self.sandbox.name}"))
+        return "|".join((verilator_version(), " ".join(VERILATOR_FLAGS), self.options.fingerprint(),
+                         self.runtime.cxx, f"cocotb={paths.version}", f"build={BUILD_VERSION}", f"sandbox={self.sandbox.name}"))
 
     def key(self, design: Design, recorder_sv: str = "", cap_bytes: int = 0) -> str:
         blob = json.dumps({"design": design.to_dict(), "backend": self.fingerprint(), "recorder": recorder_sv,
