@@ -6,14 +6,16 @@ Real Verilator builds (four, small); the unit planner and CPU slots are tested o
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
 
+from ecov.harness.benchmark.store import load_benchmark
 from ecov.harness.core.records import Design, SourceFile
 from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.sim.buildcache import MIN_UNIT_LINES, CpuSlots, ObjectCache, plan_units, unit_count
-from ecov.harness.sim.verilator import BuildOptions
+from ecov.harness.sim.verilator import CLANG, BuildOptions
 from ecov.harness.tracks.sv.scorer import Engine
 
 DUT = """
@@ -94,7 +96,6 @@ def test_same_figures_as_the_unity_build_and_reuse(design, objects, tmp_path):
 
 def test_split_parallel_build_then_whole_model_reuse(design, objects, tmp_path, monkeypatch):
     """Two units compiled at once (as on an idle machine), then the same model again: only linked."""
-    import shutil
     import tempfile
 
     from ecov.harness.core.paths import jobs_dir
@@ -187,3 +188,42 @@ def test_cpu_slots_are_shared(tmp_path):
                 assert b.held == [] and b.jobs == 1
     with CpuSlots(tmp_path, want=1, cores=2) as c:
         assert c.jobs == 1 and len(c.held) == 1  # released tokens are free again
+
+
+def test_runtime_holds_the_prebuilt_mains_and_the_pch(tmp_path):
+    """The harness mains' prebuilt halves are built with the runtime (so a Docker image built from this
+    tree holds them too); with clang, the PCH's code object and the runtime archive it links against."""
+    from ecov.harness.sim.mainlib import LIB_SOURCES
+    from ecov.harness.sim.verilator import PCH_LITE, RUNTIME_ARCHIVE, Runtime
+
+    rt = Runtime(tmp_path)
+    folder = rt.ensure()
+    for name in LIB_SOURCES:
+        assert rt.lib_object(name).stat().st_size > 0, name
+    assert (folder / RUNTIME_ARCHIVE).stat().st_size > 0
+    assert rt.pch_file(PCH_LITE).exists()
+    if rt.clang:
+        assert rt.pch_link(PCH_LITE) == [str(folder / f"{PCH_LITE}.pch.o"), str(folder / RUNTIME_ARCHIVE)]
+    else:
+        assert rt.pch_link(PCH_LITE) == []
+
+
+@pytest.mark.skipif(not (shutil.which(CLANG) and shutil.which("g++")), reason=f"needs both {CLANG} and g++")
+def test_clang_and_gxx_give_the_same_figures(design, tmp_path, monkeypatch):
+    """The compiler is a matter of speed only: the same figures (coverage through the trusted replay, the
+    legal ones under a contract, the uncovered list) from a g++ build and a clang build, each with its
+    own runtime, PCH, prebuilt mains, objects and replay models."""
+    task = next(t for t in load_benchmark("ecov-embedded") if t.id == "rr_arbiter")
+    results = {}
+    for compiler in ("g++", CLANG):
+        monkeypatch.setenv("ECOV_CXX", shutil.which(compiler))
+        monkeypatch.setenv("ECOV_OBJECTS_DIR", str(tmp_path / compiler / "objects"))
+        engine = _engine(tmp_path / compiler, BuildOptions())
+        assert engine.backend.runtime.clang == (compiler == CLANG)
+        results[compiler] = [engine.score(design, TB), engine.score(task.design, task.reference_tbs[0].content)]
+    for a, b in zip(results["g++"], results[CLANG], strict=True):
+        assert a.status == "ok", a.errors
+        da, db = a.to_dict(timing=False), b.to_dict(timing=False)
+        da.pop("key", None), db.pop("key", None)
+        assert da == db
+    assert results["g++"][1].legal is not None  # the contract's figures were compared too

@@ -307,9 +307,9 @@ def _cstring(text: str) -> str:
 def coverage_glue(rec_scope: str | None = None, rec_cap: int = 0) -> str:
     """The model's half of the coverage main; with ``rec_scope`` (the recorder's DPI scope), the capture
     main of the replay scoring, whose recorder writes at most ``rec_cap`` bytes."""
-    dpi = '#include "Vtop__Dpi.h"\n' if rec_scope else ""
+    dpi = '#include "Vtop__Dpi.h"\n' if rec_scope is not None else ""
     hooks = (f"{_cstring(rec_scope)}, {int(rec_cap)}ULL, &ecov_recorder_info, &ecov_recorder_step"
-             if rec_scope else "nullptr, 0ULL, nullptr, nullptr")
+             if rec_scope is not None else "nullptr, 0ULL, nullptr, nullptr")
     return (f'// ECov harness main, the model\'s glue (harness/sim/mainlib.py); the rest is {COVERAGE_LIB}.o\n'
             f'#include "verilated.h"\n#include "Vtop.h"\n{dpi}#include <cstdint>\n' + MAIN_API_CPP + _GLUE_MODEL +
             "int main(int argc, char** argv, char**) {\n"
