@@ -89,6 +89,22 @@ static void ecov_contract_write() {
 }
 """
 
+# The start of every harness main: the private channel first, then the context and the model (``@@MODEL@@``,
+# made by ``@@MAKE@@``), per-instance coverage.
+_PROLOGUE = """    std::string ecov_out, ecov_nonce;
+    ecov_read_input(ecov_out, ecov_nonce);
+    Verilated::debug(0);
+    const std::unique_ptr<VerilatedContext> contextp{new VerilatedContext};
+    contextp->threads(1);
+    contextp->commandArgs(argc, argv);
+    contextp->coveragep()->forcePerInstance(true);
+    const std::unique_ptr<@@MODEL@@> topp{@@MAKE@@};
+    ecov_ctx = contextp.get();
+    ecov_dir = ecov_out;
+"""
+# The prologue of a main compiled whole with its model (the replay's).
+MAIN_PROLOGUE_CPP = _PROLOGUE.replace("@@MODEL@@", "Vtop").replace("@@MAKE@@", 'new Vtop{contextp.get(), ""}')
+
 # The border between the halves: the model as the main drives it, and what the glue hands over.
 MAIN_API_CPP = r"""
 // ECov harness main API (harness/sim/mainlib.py): the model as the prebuilt main drives it.
@@ -145,17 +161,7 @@ static void ecov_recorder_step() { if (ecov_hook_step) ecov_hook_step(); }
 COVERAGE_LIB_CPP = "// ECov harness main, prebuilt half (harness/sim/mainlib.py COVERAGE_LIB_CPP)\n" + _LIB_HEAD + \
     CONTRACT_CPP + r"""
 int ecov_coverage_main(int argc, char** argv, const EcovHooks& hooks) {
-    std::string ecov_out, ecov_nonce;
-    ecov_read_input(ecov_out, ecov_nonce);
-    Verilated::debug(0);
-    const std::unique_ptr<VerilatedContext> contextp{new VerilatedContext};
-    contextp->threads(1);
-    contextp->commandArgs(argc, argv);
-    contextp->coveragep()->forcePerInstance(true);
-    const std::unique_ptr<EcovModel> topp{hooks.make(contextp.get())};
-    ecov_ctx = contextp.get();
-    ecov_dir = ecov_out;
-    if (!ecov_out.empty()) contextp->coveragep()->write(ecov_out + "/points.dat");
+""" + _PROLOGUE.replace("@@MODEL@@", "EcovModel").replace("@@MAKE@@", "hooks.make(contextp.get())") + r"""    if (!ecov_out.empty()) contextp->coveragep()->write(ecov_out + "/points.dat");
     const bool recording = hooks.rec_scope != nullptr;
     if (recording) {
         ecov_hook_info = hooks.rec_info;
@@ -335,4 +341,5 @@ def bughunt_glue(scope: str, getter: str, put: str, probe: str, rec_scope: str, 
 
 
 __all__ = ["BUGHUNT_LIB", "CONTRACT_CPP", "COVERAGE_LIB", "DIGEST", "LIB_SOURCES", "MAIN_API_CPP", "MAIN_INPUT_CPP",
+           "MAIN_PROLOGUE_CPP",
            "TRACE_CAP", "bughunt_glue", "coverage_glue"]

@@ -41,10 +41,9 @@ from ecov.harness.sim import trace as tr
 from ecov.harness.sim.integrity import RunOutput
 from ecov.harness.sim.jobfiles import write_design
 from ecov.harness.sim.jobs import job_folder, run_with_out_dir
-from ecov.harness.sim.mainlib import CONTRACT_CPP, MAIN_INPUT_CPP
+from ecov.harness.sim.mainlib import CONTRACT_CPP, MAIN_INPUT_CPP, MAIN_PROLOGUE_CPP
 from ecov.harness.sim.verilator import (
     COVERAGE_FLAGS,
-    MAIN_PROLOGUE_CPP,
     TB_CONFIG,
     VerilatorBackend,
     _why,

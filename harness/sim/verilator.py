@@ -503,20 +503,6 @@ class HarnessMain:
     lib: str = COVERAGE_LIB
 
 
-# The start of ``main`` in every harness main over one model compiled whole (the replay's): the private
-# channel first, then the context and the model, per-instance coverage.
-MAIN_PROLOGUE_CPP = """    std::string ecov_out, ecov_nonce;
-    ecov_read_input(ecov_out, ecov_nonce);
-    Verilated::debug(0);
-    const std::unique_ptr<VerilatedContext> contextp{new VerilatedContext};
-    contextp->threads(1);
-    contextp->commandArgs(argc, argv);
-    contextp->coveragep()->forcePerInstance(true);
-    const std::unique_ptr<Vtop> topp{new Vtop{contextp.get(), ""}};
-    ecov_ctx = contextp.get();
-    ecov_dir = ecov_out;
-"""
-
 ECOV_MAIN = HarnessMain(coverage_glue())
 
 
