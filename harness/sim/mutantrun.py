@@ -1,8 +1,8 @@
 """Bug-hunt runs: the harness main of a mutant-schema build, one run per key, what each run left behind.
 
 The schema build (ecov.harness.hdl.schema) holds the testbench and the design with every mutant behind
-a selector. Its main (``bughunt_main``; its C++ is ecov.harness.sim.mainlib's) differs from the coverage main (ECOV_MAIN) in what it reads and
-writes, not in how it keeps the channel private:
+a selector. Its main (``bughunt_main``; the C++ is in ecov.harness.sim.mainlib) differs from the coverage
+main (ECOV_MAIN) in what it reads and writes, not in how it keeps the channel private:
 
 - its standard input (``main_input``: output folder, then one line ``<nonce> <key> <max time> <stop>``)
   is read first, then replaced by /dev/null and cleared; the key answers the design's selector getter;
