@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ecov.harness.core.records import AVERAGED_METRICS, METRICS, Figure, UncoveredPoint
 
@@ -33,37 +34,33 @@ class CoveragePoint:
 def parse_coverage_dat(text: str) -> list[CoveragePoint]:
     """All points of a coverage.dat, duplicates (same key) summed as Verilator's own tools do."""
     merged: dict[str, int] = {}
-    order: list[str] = []
     for raw in text.splitlines():
         m = _LINE_RE.match(raw)
-        if not m:
-            continue
-        key, count = m.group(1), int(m.group(2))
-        if key not in merged:
-            order.append(key)
-            merged[key] = 0
-        merged[key] += count
+        if m:
+            key = m.group(1)
+            merged[key] = merged.get(key, 0) + int(m.group(2))  # a dict keeps the first-seen order
     points = []
-    for key in order:
-        fields = dict(part.split("\x02", 1) for part in key.split("\x01") if "\x02" in part)
-        metric = fields.get("t", "")
-        if metric not in METRICS:
-            continue
-        points.append(
-            CoveragePoint(
-                file=fields.get("f", ""),
-                line=int(fields.get("l", "0") or 0),
-                column=int(fields.get("n", "0") or 0),
-                metric=metric,
-                detail=fields.get("o", ""),
-                hier=fields.get("h", ""),
-                lines=fields.get("S", ""),
-                count=merged[key],
-                module=fields.get("page", "").split("/", 1)[-1],
-                key=key,
-            )
-        )
+    for key, count in merged.items():
+        fields = _point_fields(key) if len(key) <= _CACHED_KEY else _fields(key)
+        if fields is not None:
+            points.append(CoveragePoint(*fields[:7], count=count, module=fields[7], key=key))
     return points
+
+
+def _fields(key: str) -> tuple[str, int, int, str, str, str, str, str] | None:
+    """A point's file, line, column, metric, detail, hierarchy, lines and module, from its raw key (None: not a
+    metric ECov counts)."""
+    fields = dict(part.split("\x02", 1) for part in key.split("\x01") if "\x02" in part)
+    metric = fields.get("t", "")
+    if metric not in METRICS:
+        return None
+    return (fields.get("f", ""), int(fields.get("l", "0") or 0), int(fields.get("n", "0") or 0), metric,
+            fields.get("o", ""), fields.get("h", ""), fields.get("S", ""), fields.get("page", "").split("/", 1)[-1])
+
+
+# Cached for keys up to this length: a model's keys recur in every run of it (only the counts differ).
+_CACHED_KEY = 4096
+_point_fields = lru_cache(maxsize=1 << 16)(_fields)
 
 
 def relative_instance(hier: str) -> str:

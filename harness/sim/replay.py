@@ -29,7 +29,8 @@ import re
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from ecov.harness.core.records import Design, SourceFile
@@ -54,6 +55,7 @@ REPLAY_VERSION = "3"  # bump when the replay build or main changes (2: the recor
 VERILATOR_FLAGS = (
     "--cc", "--timing", "--flatten", *COVERAGE_FLAGS,
     "-Wno-fatal", "-Wno-lint", "-Wno-style", "--timescale", "1ns/1ps", "--prefix", "Vtop",
+    "-fno-inline-funcs-eager",  # as the SV track's build: less C++ for the same model
 )
 MAIN_CPP = "ecov_replay_main.cpp"
 TRACE_IN, TRACE_OUT = "trace.bin", "outputs.bin"
@@ -128,13 +130,25 @@ def read_capped(path: Path, cap: int) -> bytes:
 def rehome(points: list[cov.CoveragePoint], top: str, path: str) -> list[cov.CoveragePoint]:
     """Points of a model whose top is the DUT module ``top``, renamed so that it sits at ``path``
     (``tb.dut``): the layout of a testbench's run, hierarchy and raw key alike."""
-    pat = re.compile("(\x01h\x02)" + re.escape(top) + r"(?=[.\x01]|$)")
+    out = []
+    for p in points:
+        hier, key = _moved(p.hier, p.key, top, path)
+        out.append(cov.CoveragePoint(p.file, p.line, p.column, p.metric, p.detail, hier, p.lines, p.count,
+                                     p.module, key))
+    return out
 
-    def move(p: cov.CoveragePoint) -> cov.CoveragePoint:
-        hier = path + p.hier[len(top):] if cov.in_subtree(p.hier, top) else p.hier
-        return replace(p, hier=hier, key=pat.sub(lambda m: m.group(1) + path, p.key))
 
-    return [move(p) for p in points]
+@lru_cache(maxsize=1 << 16)
+def _moved(hier: str, key: str, top: str, path: str) -> tuple[str, str]:
+    """A point's hierarchy and raw key with ``top`` moved to ``path``. Cached: the replay model's points
+    (its own, never a testbench's) recur in every replay of it; only the counts differ."""
+    new_hier = path + hier[len(top):] if cov.in_subtree(hier, top) else hier
+    return new_hier, _top_pattern(top).sub(lambda m: m.group(1) + path, key)
+
+
+@lru_cache(maxsize=256)
+def _top_pattern(top: str) -> re.Pattern:
+    return re.compile("(\x01h\x02)" + re.escape(top) + r"(?=[.\x01]|$)")
 
 
 def ports_of_header(text: str) -> list[tuple[str, str, int]]:
@@ -161,7 +175,8 @@ class ReplayBuilder:
 
     def fingerprint(self) -> str:
         # the backend's whole fingerprint: its compiler and harness mains too (a model built by another is another)
-        return "|".join((self.backend.fingerprint(), f"replay={REPLAY_VERSION}", f"sandbox={self.sandbox.name}"))
+        return "|".join((self.backend.fingerprint(), " ".join(VERILATOR_FLAGS), f"replay={REPLAY_VERSION}",
+                         f"sandbox={self.sandbox.name}"))
 
     def key(self, spec: ReplaySpec) -> str:
         blob = json.dumps({"spec": spec.to_dict(), "backend": self.fingerprint()}, sort_keys=True)

@@ -29,7 +29,7 @@ import shutil
 import tempfile
 import threading
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import lru_cache
 from pathlib import Path
 
 from ecov.harness.core.paths import jobs_dir
@@ -394,19 +394,24 @@ _SCOPE_LABEL_KINDS = {"NamedBlockClause", "NamedLabel"}
 
 
 def _kind(node) -> str:
-    return node.kind.name
+    return node.kind._name_  # the Enum member's own attribute: ``.name`` is a property, 3x the cost
 
 
-@cache
+_TOKEN: type | None = None  # pyslang's Token class, set on first use (pyslang is imported lazily)
+
+
 def _token_type() -> type:
-    """pyslang's Token class, imported once (an import statement per call cost 7 us, 30x the check)."""
-    from pyslang.parsing import Token
+    """pyslang's Token class, imported once: the walks ask millions of times whether a node is a token."""
+    global _TOKEN
+    if _TOKEN is None:
+        from pyslang.parsing import Token
 
-    return Token
+        _TOKEN = Token
+    return _TOKEN
 
 
 def _children(node):
-    if isinstance(node, _token_type()):
+    if isinstance(node, _TOKEN or _token_type()):
         return []
     try:
         return [c for c in node if c is not None]
@@ -415,7 +420,7 @@ def _children(node):
 
 
 def _is_token(node) -> bool:
-    return isinstance(node, _token_type())
+    return isinstance(node, _TOKEN or _token_type())
 
 
 def _tokens(node):

@@ -39,6 +39,7 @@ from ecov.harness.sim.verilator import (
     VerilatorBackend,
     _mk_list,
     _why,
+    cxx_std,
     verilator_version,
 )
 
@@ -194,7 +195,7 @@ class CocotbBuilder:
     def fingerprint(self) -> str:
         paths = cocotb_paths()
         return "|".join((verilator_version(), " ".join(VERILATOR_FLAGS), self.options.fingerprint(),
-                         self.runtime.cxx, f"cocotb={paths.version}", f"build={BUILD_VERSION}", f"sandbox={self.sandbox.name}"))
+                         self.runtime.cxx, " ".join(cxx_std(self.runtime.cxx)), f"cocotb={paths.version}", f"build={BUILD_VERSION}", f"sandbox={self.sandbox.name}"))
 
     def key(self, design: Design, recorder_sv: str = "", cap_bytes: int = 0) -> str:
         blob = json.dumps({"design": design.to_dict(), "backend": self.fingerprint(), "recorder": recorder_sv,
