@@ -49,6 +49,7 @@ from ecov.harness.sim.verilator import (
     VerilatorBackend,
     _why,
     main_input,
+    verilator_command,
 )
 
 REPLAY_VERSION = "3"  # bump when the replay build or main changes (2: the recorder reports its header only)
@@ -228,7 +229,7 @@ class ReplayBuilder:
         for f in harness:
             (job / f.name).write_text(f.content)
         (job / TB_CONFIG).write_text("`verilator_config\n" + "".join(f'coverage_off -file "{f.name}"\n' for f in harness))
-        argv = [str(root / "bin" / "verilator"), *VERILATOR_FLAGS, TB_CONFIG,
+        argv = [*verilator_command(root), *VERILATOR_FLAGS, TB_CONFIG,
                 *[f"-G{k}={v}" for k, v in spec.params], *[f"+define+{k}={v}" for k, v in spec.defines],
                 "--top-module", design.top, "--Mdir", "obj", *sources, *[f.name for f in harness]]
         res = self.sandbox.run(argv, job, limits, untrusted=False, ro_paths=(str(root),),

@@ -40,6 +40,7 @@ from ecov.harness.sim.verilator import (
     _mk_list,
     _why,
     cxx_std,
+    verilator_command,
     verilator_version,
 )
 
@@ -238,7 +239,7 @@ class CocotbBuilder:
         sources = write_design(job, ((f.name, f.content) for f in design.files))
         (job / PORTS_VLT).write_text(ports_config(design.top, inputs, outputs))
         (job / recorder.FILE).write_text(recorder_sv)
-        argv = [str(root / "bin" / "verilator"), *VERILATOR_FLAGS, "--top-module", design.top, "--Mdir", "obj",
+        argv = [*verilator_command(root), *VERILATOR_FLAGS, "--top-module", design.top, "--Mdir", "obj",
                 PORTS_VLT, *sources, recorder.FILE]
         res = self.sandbox.run(argv, job, limits, untrusted=False, ro_paths=(str(root),),
                                env={"VERILATOR_ROOT": str(root)})

@@ -72,7 +72,7 @@ from ecov.harness.sim.porttrace import first_divergence, first_record_difference
 from ecov.harness.sim.replay import ReplayError, ReplaySpec
 from ecov.harness.sim.rules import RULES_VERSION, foreign_names
 from ecov.harness.sim.verdict import stopped_by_sandbox
-from ecov.harness.sim.verilator import COVERAGE_FLAGS, VERILATOR_FLAGS
+from ecov.harness.sim.verilator import COVERAGE_FLAGS, VERILATOR_FLAGS, verilator_command
 from ecov.harness.tracks.replayed import Refused
 from ecov.harness.tracks.sv.scorer import SCORING_VERSION, TB_FILE, Engine
 
@@ -431,7 +431,7 @@ def _clean_log(text: str) -> str:
 def lint_argv(root: Path) -> list[str]:
     """``verilator --lint-only`` with the build's language flags (no C++, no coverage)."""
     drop = {"--cc", "--exe", "--main", *COVERAGE_FLAGS}
-    return [str(root / "bin" / "verilator"), "--lint-only", *(f for f in VERILATOR_FLAGS if f not in drop)]
+    return [*verilator_command(root), "--lint-only", *(f for f in VERILATOR_FLAGS if f not in drop)]
 
 
 def failure_location(log: str) -> str:
