@@ -41,7 +41,9 @@ class JournalSandbox(Sandbox):
     argvs: list[tuple[str, ...]] = []
 
     def run(self, argv, workdir, limits: Limits, *, untrusted, ro_paths=(), rw_paths=(), env=None, stdin=None):
-        type(self).calls.append((argv[0].rsplit("/", 1)[-1], untrusted))
+        # The program itself, past a `prlimit ... --` that raises a limit for it (Verilator's stack).
+        program = argv[argv.index("--") + 1] if argv[0] == "prlimit" and "--" in argv else argv[0]
+        type(self).calls.append((program.rsplit("/", 1)[-1], untrusted))
         type(self).argvs.append(tuple(argv))
         if untrusted:
             open_for_nobody(workdir)
