@@ -48,22 +48,34 @@ class ProcResult:
     signal: int | None = field(default=None)
 
 
+def _rlimits(limits: Limits) -> list[tuple[int, str, int, int]]:
+    """(resource, prlimit's option, soft, hard) of every limit a command starts under, bar the process
+    count (``_nproc``): the one table both spawn paths apply."""
+    mem = limits.memory_mb * 1024 * 1024
+    fsize = limits.file_mb * 1024 * 1024
+    return [(resource.RLIMIT_AS, "as", mem, mem),
+            (resource.RLIMIT_CPU, "cpu", limits.cpu_seconds, limits.cpu_seconds + 5),
+            (resource.RLIMIT_FSIZE, "fsize", fsize, fsize),
+            (resource.RLIMIT_CORE, "core", 0, 0)]
+
+
+def _nproc(drop_to_nobody: bool, nproc: bool) -> bool:
+    """Whether the process-count limit applies. It counts every process of the user machine-wide: applied
+    to the simulation (the testbench's code) but not to a root harness's compile steps run as nobody beside
+    other simulations."""
+    return nproc and (drop_to_nobody or os.geteuid() != 0)
+
+
 def _limiter(limits: Limits, drop_to_nobody: bool, nproc: bool = True):
     def apply() -> None:
         os.setsid()
-        mem = limits.memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
-        resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 5))
-        fsize = limits.file_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        for res, _, soft, hard in _rlimits(limits):
+            resource.setrlimit(res, (soft, hard))
         if drop_to_nobody and os.geteuid() == 0:
             os.setgroups([])
             os.setgid(NOBODY)
             os.setuid(NOBODY)
-        # The process limit counts every process of the user machine-wide: applied to the simulation (the
-        # testbench's code) but not to a root harness's compile steps run as nobody beside other simulations.
-        if nproc and (drop_to_nobody or os.geteuid() != 0):
+        if _nproc(drop_to_nobody, nproc):
             resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes, limits.processes))
 
     return apply
@@ -81,17 +93,13 @@ def limited_argv(argv: list[str], limits: Limits, drop_to_nobody: bool, nproc: b
     The caller starts it in a new session (``_limiter``'s setsid)."""
     if PRLIMIT is None or SETPRIV is None:
         return None
-    mem = limits.memory_mb * 1024 * 1024
-    fsize = limits.file_mb * 1024 * 1024
-    cmd = [PRLIMIT, f"--as={mem}", f"--cpu={limits.cpu_seconds}:{limits.cpu_seconds + 5}", f"--fsize={fsize}",
-           "--core=0"]
-    drop = drop_to_nobody and os.geteuid() == 0
-    if nproc and (drop_to_nobody or os.geteuid() != 0):
+    cmd = [PRLIMIT, *(f"--{opt}={soft}:{hard}" for _, opt, soft, hard in _rlimits(limits))]
+    if _nproc(drop_to_nobody, nproc):
         # Set before setpriv's setuid (``_limiter`` sets it after): Linux checks the new user's process
         # count against it at the execve that follows, either way.
         cmd.append(f"--nproc={limits.processes}")
     cmd.append("--")
-    if drop:
+    if drop_to_nobody and os.geteuid() == 0:
         cmd += [SETPRIV, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
     return cmd + list(argv)
 
