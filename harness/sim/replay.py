@@ -3,7 +3,7 @@
 Every published figure (coverage, the point set, a contract's legal figures) comes from here, where no
 testbench code runs: the model is the task's RTL alone with the DUT as Verilator's top (a parameter set
 the task allows, ``--coverage``, the contract monitor and any other harness files bound in), and the
-main is harness C++ (``REPLAY_MAIN``) that reads the trace (ecov.harness.sim.trace) with every read
+main is harness C++ (mainlib's ``REPLAY_LIB``, prebuilt, and the model's port glue) that reads the trace (ecov.harness.sim.trace) with every read
 bounds-checked. A testbench can then change only what reaches the DUT's input ports: a forged trace is
 stimulus, scored as what it does.
 
@@ -42,7 +42,7 @@ from ecov.harness.sim import trace as tr
 from ecov.harness.sim.integrity import RunOutput
 from ecov.harness.sim.jobfiles import write_design
 from ecov.harness.sim.jobs import job_folder, run_with_out_dir
-from ecov.harness.sim.mainlib import CONTRACT_CPP, MAIN_INPUT_CPP, MAIN_PROLOGUE_CPP
+from ecov.harness.sim.mainlib import REPLAY_LIB, replay_glue
 from ecov.harness.sim.verilator import (
     COVERAGE_FLAGS,
     TB_CONFIG,
@@ -52,7 +52,8 @@ from ecov.harness.sim.verilator import (
     verilator_command,
 )
 
-REPLAY_VERSION = "3"  # bump when the replay build or main changes (2: the recorder reports its header only)
+REPLAY_VERSION = "4"  # bump when the replay build or main changes (2: the recorder reports its header only;
+# 4: the main's loop prebuilt, mainlib.REPLAY_LIB)
 VERILATOR_FLAGS = (
     "--cc", "--timing", "--flatten", *COVERAGE_FLAGS,
     "-Wno-fatal", "-Wno-lint", "-Wno-style", "--timescale", "1ns/1ps", "--prefix", "Vtop",
@@ -249,7 +250,9 @@ class ReplayBuilder:
         compiled = self.backend.compile_generated(job, limits, extra_sources=(MAIN_CPP,))
         if not compiled.ok:
             return ReplayBuild(False, "compile", compiled.log)
-        linked = self.backend.link(job, compiled.objects, limits)
+        self.backend.runtime.ensure()  # the replay main's prebuilt half
+        objects = [*compiled.objects, str(self.backend.runtime.lib_object(REPLAY_LIB))]
+        linked = self.backend.link(job, objects, limits)
         if linked.timed_out or linked.returncode != 0:
             return ReplayBuild(False, "link", _why(linked, "linker"))
         edges = recorder.edges_of_triggers(triggers_of(obj), plan.inputs)
@@ -314,245 +317,12 @@ class ReplayBuilder:
                          holder.get("extra") or {})
 
 
-# The replay main. ``ecov_apply``/``ecov_outputs`` are generated per model (its ports, from Vtop.h); the
-# rest is fixed. Modes: ``info`` (write the model's own header as a trace and stop) and ``replay TRACE CAP
-# [OUTPUTS]``. Anything in the trace it cannot read exactly is refused: exit code 3 and MALFORMED.
-_REPLAY_TEMPLATE = r"""// ECov replay main (harness/sim/replay.py): the DUT alone, driven from a recorded trace.
-#include "verilated.h"
-#include "verilated_cov.h"
-#include "Vtop.h"
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <map>
-#include <string>
-#include <vector>
-#include <sys/stat.h>
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the trace is little-endian");
-@@INPUT@@
-@@CONTRACT@@
-@@RECORDER@@
-template <typename T> static inline void ecov_set(T& port, const uint32_t* w, uint32_t width) {
-    unsigned long long v = w[0];
-    if (width > 32) v |= static_cast<unsigned long long>(w[1]) << 32;
-    port = static_cast<T>(v);
-}
-template <std::size_t N> static inline void ecov_set(VlWide<N>& port, const uint32_t* w, uint32_t width) {
-    const uint32_t n = (width + 31) / 32;
-    for (std::size_t i = 0; i < N; ++i) port[i] = i < n ? w[i] : 0u;
-}
-template <typename T> static inline void ecov_get(const T& port, std::vector<uint32_t>& out, uint32_t width) {
-    const unsigned long long v = static_cast<unsigned long long>(port);
-    out.push_back(static_cast<uint32_t>(v));
-    if (width > 32) out.push_back(static_cast<uint32_t>(v >> 32));
-}
-template <std::size_t N> static inline void ecov_get(const VlWide<N>& port, std::vector<uint32_t>& out, uint32_t width) {
-    for (uint32_t i = 0; i < (width + 31) / 32; ++i) out.push_back(port[i]);
-}
-static const char* const ECOV_SCOPE = "@@SCOPE@@";
-static const uint32_t ecov_in_widths[] = {@@IN_WIDTHS@@};
-static const size_t ecov_n_in = @@N_IN@@;
-static const char* const ecov_out_names[] = {@@OUT_NAMES@@};
-static const uint32_t ecov_out_widths[] = {@@OUT_WIDTHS@@};
-static const size_t ecov_n_out = @@N_OUT@@;
-static void ecov_apply(Vtop* t, const uint32_t* w) {
-@@APPLY@@}
-static void ecov_outputs(Vtop* t, std::vector<uint32_t>& out) {
-    out.clear();
-@@OUTPUTS@@}
-
-[[noreturn]] static void ecov_malformed(const char* why, size_t at) {
-    std::fprintf(stderr, "ECov replay: malformed trace: %s (byte %zu)\n", why, at);
-    std::fflush(stderr);
-    std::_Exit(3);
-}
-
-struct EcovBytes {
-    std::vector<unsigned char> d;
-    size_t pos = 0;
-    const unsigned char* take(size_t n, const char* what) {
-        if (n > d.size() - pos) ecov_malformed(what, pos);
-        const unsigned char* p = d.data() + pos;
-        pos += n;
-        return p;
-    }
-    unsigned long long u(int n, const char* what) {
-        const unsigned char* p = take(static_cast<size_t>(n), what);
-        unsigned long long v = 0;
-        for (int i = 0; i < n; ++i) v |= static_cast<unsigned long long>(p[i]) << (8 * i);
-        return v;
-    }
-};
-
-static void ecov_read_file(const char* path, unsigned long long cap, std::vector<unsigned char>& out) {
-    const int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-    if (fd < 0) ecov_malformed("cannot open the trace", 0);
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) ecov_malformed("not a regular file", 0);
-    if (static_cast<unsigned long long>(st.st_size) > cap) ecov_malformed("over the cap", 0);
-    out.resize(static_cast<size_t>(st.st_size));
-    size_t got = 0;
-    while (got < out.size()) {
-        const ssize_t n = read(fd, out.data() + got, out.size() - got);
-        if (n <= 0) ecov_malformed("short read", got);
-        got += static_cast<size_t>(n);
-    }
-    close(fd);
-}
-
-static FILE* ecov_out_trace = nullptr;
-static std::vector<uint32_t> ecov_out_last, ecov_out_now;
-static bool ecov_out_any = false;
-static void ecov_out_put(const std::string& s) {
-    if (ecov_out_trace && std::fwrite(s.data(), 1, s.size(), ecov_out_trace) != s.size()) {
-        std::fclose(ecov_out_trace);
-        ecov_out_trace = nullptr;
-    }
-}
-static void ecov_out_flush(Vtop* t, unsigned long long now) {
-    if (!ecov_out_trace) return;
-    ecov_outputs(t, ecov_out_now);
-    if (ecov_out_any && ecov_out_now == ecov_out_last) return;
-    std::string s;
-    ecov_rec_u(s, 2, 1);
-    ecov_rec_u(s, now, 8);
-    for (uint32_t w : ecov_out_now) ecov_rec_u(s, w, 4);
-    ecov_out_put(s);
-    ecov_out_last = ecov_out_now;
-    ecov_out_any = true;
-}
-
-int main(int argc, char** argv, char**) {
-@@PROLOGUE@@    if (argc >= 2 && std::strcmp(argv[1], "info") == 0) {  // the model's own header, as a trace with no steps
-        ecov_rec_open(contextp.get(), ecov_out, ECOV_SCOPE, 1ULL << 24);
-        std::printf("%s\n", ecov_rec_close(false));
-        return ecov_rec_state == 1 ? 0 : 2;
-    }
-    if (argc < 4 || std::strcmp(argv[1], "replay") != 0) {
-        std::fprintf(stderr, "usage: sim info | sim replay TRACE CAP [OUTPUTS]\n");
-        return 2;
-    }
-    const std::string own = ecov_rec_design(ECOV_SCOPE);
-    ecov_rec_scope = nullptr;  // the model's recorder stays silent in the replay
-    if (own.empty()) { std::fprintf(stderr, "ECov replay: the model has no recorder\n"); return 2; }
-    EcovBytes in;
-    ecov_read_file(argv[2], std::strtoull(argv[3], nullptr, 10), in.d);
-    if (std::memcmp(in.take(8, "magic"), "ECOVTRC1", 8) != 0) ecov_malformed("bad magic", 0);
-    const long long prec = static_cast<int32_t>(static_cast<uint32_t>(in.u(4, "precision")));
-    const size_t design_at = in.pos;
-    if (in.d.size() - in.pos < own.size() || std::memcmp(in.take(own.size(), "header"), own.data(), own.size()) != 0)
-        ecov_malformed("its ports or parameters are not this model's", design_at);
-    const long long mine = contextp->timeprecision();
-    if (prec < -18 || prec > 2) ecov_malformed("bad time precision", 8);
-    unsigned long long scale = 1;
-    for (long long i = 0; i < (prec > mine ? prec - mine : mine - prec); ++i) scale *= 10ULL;
-    auto conv = [&](unsigned long long t) -> unsigned long long {
-        if (prec >= mine) {
-            if (scale && t > ~0ULL / scale) ecov_malformed("time out of range", in.pos);
-            return t * scale;
-        }
-        return t / scale;
-    };
-    if (argc >= 5 && argv[4][0] != '+') {
-        ecov_out_trace = std::fopen((ecov_out + "/" + argv[4]).c_str(), "wb");
-        std::string h("ECOVTRC1");
-        ecov_rec_u(h, static_cast<uint32_t>(static_cast<int32_t>(mine)), 4);
-        ecov_rec_u(h, ecov_n_out, 4);
-        for (size_t i = 0; i < ecov_n_out; ++i) {
-            ecov_rec_name(h, ecov_out_names[i]);
-            ecov_rec_u(h, ecov_out_widths[i], 4);
-        }
-        ecov_rec_u(h, ecov_rec_nparams, 4);
-        h += ecov_rec_params;
-        ecov_out_put(h);
-    }
-    size_t words = 0, n_wide = 0;
-    std::vector<size_t> wide_at(ecov_n_in + 1);
-    std::vector<uint32_t> wide_rem(ecov_n_in + 1);
-    for (size_t i = 0; i < ecov_n_in; ++i) {
-        words += (ecov_in_widths[i] + 31) / 32;
-        if (ecov_in_widths[i] % 32) { wide_at[n_wide] = words - 1; wide_rem[n_wide++] = ecov_in_widths[i] % 32; }
-    }
-    std::vector<uint32_t> w(words + 1, 0u);
-    if (!ecov_out.empty()) contextp->coveragep()->write(ecov_out + "/points.dat");
-    unsigned long long last = 0, flags = 0;
-    bool final_seen = false;
-    auto advance = [&](unsigned long long t, bool inclusive) {
-        while (!contextp->gotFinish() && topp->eventsPending()) {
-            const unsigned long long next = topp->nextTimeSlot();
-            if (next > t || (!inclusive && next == t)) break;
-            if (next > contextp->time()) { ecov_out_flush(topp.get(), contextp->time()); contextp->time(next); }
-            topp->eval();
-        }
-    };
-    while (in.pos < in.d.size() && !contextp->gotFinish()) {
-        const size_t at = in.pos;
-        const unsigned kind = static_cast<unsigned>(in.u(1, "record kind"));
-        const unsigned long long t = in.u(8, "record time");
-        if (t < last) ecov_malformed("time goes back", at);
-        last = t;
-        const unsigned long long now = conv(t);
-        if (kind == 3) {
-            flags = in.u(4, "final flags");
-            if (in.pos != in.d.size()) ecov_malformed("bytes after the final record", in.pos);
-            final_seen = true;
-            advance(now, true);
-            break;
-        }
-        if (kind != 1 && kind != 2) ecov_malformed("unknown record kind", at);
-        std::memcpy(w.data(), in.take(4 * words, "record values"), 4 * words);  // little-endian, as written
-        for (size_t i = 0; i < n_wide; ++i)
-            if (w[wide_at[i]] >> wide_rem[i]) ecov_malformed("a value wider than its port", at);
-        advance(now, false);
-        if (now > contextp->time()) { ecov_out_flush(topp.get(), contextp->time()); contextp->time(now); }
-        ecov_apply(topp.get(), w.data());
-        topp->eval();
-    }
-    if (!final_seen && !contextp->gotFinish()) ecov_malformed("no final record: the recording was cut short", in.pos);
-    ecov_out_flush(topp.get(), contextp->time());
-    if (ecov_out_trace) {
-        std::string s;
-        ecov_rec_u(s, 3, 1);
-        ecov_rec_u(s, contextp->time(), 8);
-        ecov_rec_u(s, flags & 1ULL, 4);
-        ecov_out_put(s);
-        if (ecov_out_trace) std::fclose(ecov_out_trace);
-    }
-    topp->final();
-    if (!ecov_out.empty()) {
-        contextp->coveragep()->write(ecov_out + "/coverage.dat");
-        ecov_contract_write();
-        if (FILE* f = std::fopen((ecov_out + "/end").c_str(), "w")) {
-            std::fprintf(f, "ecov-end %s finish=%d trace=ok\n", ecov_nonce.c_str(), (flags & 1ULL) ? 1 : 0);
-            std::fclose(f);
-        }
-    }
-    return 0;
-}
-"""
 
 
 def replay_main(top: str, inputs: list[tuple[str, int]], outputs: tuple[tr.Port, ...]) -> str:
-    """The replay main of one model: the fixed loop plus its port table (names checked by the caller
-    against Vtop.h, widths from it)."""
-    apply, off = [], 0
-    for name, width in inputs:
-        apply.append(f"    ecov_set(t->{name}, w + {off}, {width}u);\n")
-        off += (width + 31) // 32
-    subs = {
-        "INPUT": MAIN_INPUT_CPP, "CONTRACT": CONTRACT_CPP, "PROLOGUE": MAIN_PROLOGUE_CPP, "RECORDER": recorder.RECORDER_CPP,
-        "SCOPE": recorder.scope_name(top),
-        "IN_WIDTHS": ", ".join(f"{w}u" for _, w in inputs) or "0u", "N_IN": str(len(inputs)),
-        "OUT_NAMES": ", ".join(f'"{p.name}"' for p in outputs) or "nullptr",
-        "OUT_WIDTHS": ", ".join(f"{p.width}u" for p in outputs) or "0u", "N_OUT": str(len(outputs)),
-        "APPLY": "".join(apply),
-        "OUTPUTS": "".join(f"    ecov_get(t->{p.name}, out, {p.width}u);\n" for p in outputs),
-    }
-    text = _REPLAY_TEMPLATE
-    for k, v in subs.items():
-        text = text.replace(f"@@{k}@@", v)
-    return text
+    """The replay main's glue for one model (mainlib.replay_glue: its port table; names checked by the caller
+    against Vtop.h, widths from it); the loop itself is the prebuilt ``REPLAY_LIB``."""
+    return replay_glue(recorder.scope_name(top), inputs, [(p.name, p.width) for p in outputs])
 
 
 __all__ = ["REPLAY_VERSION", "ReplayError", "ReplaySpec", "ReplayBuild", "ReplayRun", "ReplayBuilder", "read_capped",
