@@ -337,11 +337,9 @@ def _check_preprocessed(text: str, extra_defs: set[str], instance: str, design_f
 def _check_tree(text: str, region: _Region, extra_defs: set[str], instance: str, params: tuple = (),
                 top: str = "") -> list[Violation]:
     import pyslang
-    from pyslang.syntax import SyntaxTree
 
-    sm = pyslang.SourceManager()
-    tree = SyntaxTree.fromText(text, sm, "ecov_pp.sv")
-    walker = _Walker(sm, instance)
+    sm, tree, index = _parsed(text)
+    walker = _Walker(sm, instance, index)
     walker.collect(tree.root)
     walker.design_defs_parsed = set(walker.design_defs)
     walker.design_defs |= extra_defs
@@ -362,6 +360,18 @@ def _check_tree(text: str, region: _Region, extra_defs: set[str], instance: str,
             return [Violation("unparsable", sm.getLineNumber(d.location),
                               f"the rules checker cannot parse this: {de.formatMessage(d)}", deferred=True)]
     return found
+
+
+@lru_cache(maxsize=2)
+def _parsed(text: str):
+    """(source manager, tree, its index) of a preprocessed testbench: the bug hunt's ``foreign_names`` reads
+    the tree ``check_testbench`` parsed just before. Only read, never changed (under ``_lock``)."""
+    import pyslang
+    from pyslang.syntax import SyntaxTree
+
+    sm = pyslang.SourceManager()
+    tree = SyntaxTree.fromText(text, sm, "ecov_pp.sv")
+    return sm, tree, _TreeIndex(tree.root, sm)
 
 
 def parses(tb: str) -> bool:
@@ -391,6 +401,12 @@ _INCDEC_KINDS = {"PostincrementExpression", "PostdecrementExpression", "UnaryPre
 _DEFINITION_KINDS = {"ModuleDeclaration", "InterfaceDeclaration", "ProgramDeclaration", "PackageDeclaration",
                      "ClassDeclaration", "UdpDeclaration", "CheckerDeclaration"}
 _SCOPE_LABEL_KINDS = {"NamedBlockClause", "NamedLabel"}
+# The node kinds the rules' first pass reads (``_Walker.collect``): definitions, instantiations, declarations.
+_COLLECT_KINDS = frozenset({
+    *_DEFINITION_KINDS, *_SCOPE_LABEL_KINDS, "HierarchyInstantiation", "ModportItem", "DataDeclaration",
+    "ParameterDeclaration", "Declarator", "ClockingDeclaration", "TaskDeclaration", "FunctionDeclaration",
+    "ClassMethodPrototype", "DPIImport", "ExternInterfaceMethod", "ForeachLoopList",
+})
 
 
 def _kind(node) -> str:
@@ -428,12 +444,143 @@ def _tokens(node):
     while stack:
         n = stack.pop()
         if _is_token(n):
-            yield n
-            for tr in n.trivia:
-                if tr.kind.name in ("SkippedTokens",):
-                    yield from tr.getSkippedTokens()
+            yield from _with_skipped(n)
         else:
             stack.extend(reversed(_children(n)))
+
+
+def _with_skipped(tok):
+    """A token, then the tokens the parser skipped after it (kept in its trivia)."""
+    yield tok
+    for tr in tok.trivia:
+        if tr.kind.name in ("SkippedTokens",):
+            yield from tr.getSkippedTokens()
+
+
+class _TreeIndex:
+    """A parsed tree walked once by pyslang's own ``visit``: every node's child nodes and first token, and
+    every token, in order, with whether it lies in the testbench. The rules walk a large testbench's ~100k
+    nodes several times; asking pyslang for each node's children, first token and file from Python cost
+    ten times as much. Walks over it see the same nodes in the same order as over ``_children`` (tokens
+    aside). Where a node's ``parent`` is not the object ``visit`` gave (``complete`` false), the walks fall
+    back to asking pyslang."""
+
+    def __init__(self, root, sm):
+        token = _token_type()
+        self.sm = sm
+        self.tokens: list = []
+        self.complete = True
+        kids: dict[int, list] = {id(root): []}  # holds every node but the root (the tree holds it): ids stay theirs
+        parents: dict[int, object] = {}
+        kinds: dict[int, str] = {}
+        first: dict[int, int] = {}  # node id -> index of its first token in ``tokens``
+        # Ids of the nodes seen since the last token, each the parent of the next: their first token is the
+        # next one, unless a node arrives whose parent is above them (their subtrees ended with no token).
+        pending: list[int] = []
+        toks = self.tokens
+
+        def one(n) -> None:
+            if isinstance(n, token):
+                if pending:
+                    at = len(toks)
+                    for p in pending:
+                        first[p] = at
+                    pending.clear()
+                toks.append(n)
+                return
+            me = id(n)
+            parent = n.parent
+            if parent is not None:
+                up = id(parent)
+                siblings = kids.get(up)
+                if siblings is None:
+                    self.complete = False
+                else:
+                    siblings.append(n)
+                parents[me] = parent
+                while pending and pending[-1] != up:
+                    pending.pop()
+            kids[me] = []
+            kinds[me] = n.kind._name_
+            pending.append(me)
+
+        root.visit(one)
+        self._kids, self._kinds, self._parents = kids, kinds, parents
+        tb = [sm.getFileName(t.location) == TB_FILE for t in toks] if self.complete else []
+        self._tok_tb = tb
+        self._tb = {k: tb[at] for k, at in first.items()}  # a node with no token is not in the testbench
+        self._root, self._preorder = root, None
+        self._scopes: dict[int, str] = {}
+
+    def children(self, node) -> list:
+        """``node``'s child nodes (tokens left out), in order."""
+        kids = self._kids.get(id(node)) if self.complete else None
+        if kids is not None:
+            return kids
+        return [c for c in _children(node) if not _is_token(c)]
+
+    def all_tokens(self, root):
+        """Every token under ``root`` (the tree this index was made of), skipped ones too, in order."""
+        if not self.complete:
+            yield from _tokens(root)
+            return
+        for tok in self.tokens:
+            yield from _with_skipped(tok)
+
+    def tb_tokens(self, root):
+        """``all_tokens`` that lie in the testbench file."""
+        if not self.complete:
+            yield from (t for t in _tokens(root) if self.sm.getFileName(t.location) == TB_FILE)
+            return
+        for tok, tb in zip(self.tokens, self._tok_tb, strict=True):
+            if tb:
+                yield tok
+            for tr in tok.trivia:
+                if tr.kind.name in ("SkippedTokens",):
+                    yield from (t for t in tr.getSkippedTokens() if self.sm.getFileName(t.location) == TB_FILE)
+
+    def scope(self, node) -> str:
+        """``_scope(node)``, remembered per node of the tree."""
+        if not self.complete or id(node) not in self._kids:
+            return _scope(node)
+        path, n, found = [], node, ""
+        while n is not None:
+            me = id(n)
+            if me in self._scopes:
+                found = self._scopes[me]
+                break
+            path.append(me)
+            if self._kinds[me] in ("ModuleDeclaration", "InterfaceDeclaration", "ProgramDeclaration"):
+                found = _ident(n.header.name)
+                break
+            n = self._parents.get(me)
+        for me in path:
+            self._scopes[me] = found
+        return found
+
+    def in_tb(self, node) -> bool:
+        """Whether ``node``'s first token lies in the testbench file."""
+        if self.complete and id(node) in self._kids:
+            return self._tb.get(id(node), False)
+        tok = node if _is_token(node) else node.getFirstToken()
+        return tok is not None and self.sm.getFileName(tok.location) == TB_FILE
+
+    def kind(self, node) -> str:
+        return self._kinds.get(id(node)) or _kind(node)
+
+    def preorder(self, root) -> list:
+        """Every node under ``root`` (the tree's root), each before its children, the last child first: the
+        order of the rules' stack walks, on which "the first one wins" choices depend."""
+        if self._preorder is None or root is not self._root:
+            out, stack = [], [root]
+            while stack:
+                n = stack.pop()
+                out.append(n)
+                stack.extend(self.children(n))
+            if root is not self._root:
+                return out
+            self._preorder = out
+        return self._preorder
 
 
 def _ident(tok) -> str:
@@ -694,9 +841,10 @@ def _writes(sig: list[tuple[str, bool]], index: int, formal: str | None) -> bool
 class _Walker:
     """Two passes over the preprocessed tree: collect names (design and testbench), then check."""
 
-    def __init__(self, sm, instance: str):
+    def __init__(self, sm, instance: str, index: _TreeIndex):
         self.sm = sm
         self.instance = instance
+        self.index = index
         self.design_defs: set[str] = set()
         self.design_interfaces: set[str] = set()
         self.tb_defs: set[str] = set()
@@ -723,8 +871,7 @@ class _Walker:
 
     # -- locations
     def in_tb(self, node) -> bool:
-        tok = node if _is_token(node) else node.getFirstToken()
-        return tok is not None and self.sm.getFileName(tok.location) == TB_FILE
+        return self.index.in_tb(node)
 
     def line(self, node) -> int:
         tok = node if _is_token(node) else node.getFirstToken()
@@ -735,14 +882,12 @@ class _Walker:
 
     # -- pass 1
     def collect(self, root) -> None:
-        stack = [root]
         instantiations = []
         design_instantiations = []
-        while stack:
-            n = stack.pop()
-            if _is_token(n):
+        for n in self.index.preorder(root):
+            k = self.index.kind(n)
+            if k not in _COLLECT_KINDS:  # nothing below looks at other nodes
                 continue
-            k = _kind(n)
             tb = self.in_tb(n)
             name = _definition_name(n)
             if name is not None:
@@ -783,7 +928,6 @@ class _Walker:
                     for tok in _tokens(n.loopVariables) if hasattr(n, "loopVariables") else []:
                         if tok.kind.name == "Identifier":
                             self.data_names.add(_ident(tok))
-            stack.extend(_children(n))
         for inst in instantiations:
             type_name = _ident(inst.type)
             for hi in inst.instances:
@@ -816,7 +960,7 @@ class _Walker:
                 type_name = _ident(inst.type)
                 if type_name not in driving or type_name in self.design_interfaces:
                     continue
-                scope = _scope(inst)
+                scope = self.index.scope(inst)
                 for hi in inst.instances:
                     iname = _ident(hi.decl.name) if getattr(hi, "decl", None) is not None else ""
                     for port, expr in self.connections(type_name, hi):
@@ -908,7 +1052,7 @@ class _Walker:
                     yield n
                     continue
                 if not lvalue:
-                    stack.extend(_children(n))
+                    stack.extend(self.index.children(n))
                 continue
             if lvalue and k == "ElementSelectExpression":
                 stack.append(n.left)
@@ -916,7 +1060,7 @@ class _Walker:
             if lvalue and k == "MemberAccessExpression":
                 stack.append(n.left)
                 continue
-            stack.extend(_children(n))
+            stack.extend(self.index.children(n))
 
     # -- pass 2
     def check(self, root) -> None:
@@ -928,10 +1072,8 @@ class _Walker:
             if not self.in_tb(n) and _kind(n) != "CompilationUnit":
                 continue
             self.visit(n)
-            stack.extend(_children(n))
-        for tok in _tokens(root):
-            if not self.in_tb(tok):
-                continue
+            stack.extend(self.index.children(n))
+        for tok in self.index.tb_tokens(root):
             self.visit_token(tok)
 
     def visit_token(self, tok) -> None:
@@ -1010,10 +1152,10 @@ class _Walker:
                          "internals; use the testbench's own signals")
             if k == "ClockingItem" and any(t.valueText in ("output", "inout") for t in _tokens(n.direction)):
                 for d in getattr(n, "decls", []):
-                    if not _is_token(d) and hasattr(d, "name") and (_scope(n), _ident(d.name)) in self.dut_driven:
+                    if not _is_token(d) and hasattr(d, "name") and (self.index.scope(n), _ident(d.name)) in self.dut_driven:
                         self.driven(_ident(d.name), d)
         elif k == "Declarator" and n.initializer is not None:
-            if (_scope(n), _ident(n.name)) in self.dut_driven and _kind(n.parent) != "ClockingItem":
+            if (self.index.scope(n), _ident(n.name)) in self.dut_driven and _kind(n.parent) != "ClockingItem":
                 self.driven(_ident(n.name), n)
             if _ident(n.name) in self.virtual_vars:
                 for bad in self.foreign_in(n.initializer):
@@ -1097,13 +1239,13 @@ class _Walker:
 
     def check_driven(self, lhs, node) -> None:
         """A write whose target is a testbench signal that a design instance's output/inout drives."""
-        scope = _scope(node)
+        scope = self.index.scope(node)
         for name in _plain_names(lhs):
             if (scope, name) in self.dut_driven:
                 self.driven(name, node)
 
     def driven(self, name: str, node) -> None:
-        inst, port = self.dut_driven[(_scope(node), name)]
+        inst, port = self.dut_driven[(self.index.scope(node), name)]
         self.add("dut-output-write", node, f"writes '{name}', which the design drives through port '{port}' of "
                  f"'{inst}': the testbench may drive only the DUT's inputs (reading '{name}' is fine)")
 
@@ -1127,7 +1269,7 @@ class _Walker:
                         self.add("hierarchical-port", bad, f"connects '{bad}' to port '{port}' of '{iname}', which "
                                  "can drive it: only input ports may be connected to the design's internals")
                     for name in names:
-                        owner = self.dut_driven.get((_scope(n), name))
+                        owner = self.dut_driven.get((self.index.scope(n), name))
                         if owner is not None and owner[0] != iname:
                             self.driven(name, hi)
 
@@ -1170,16 +1312,12 @@ def foreign_names(design, testbench: str, sandbox=None) -> list[Violation]:
     pp = _preprocessed(sources, testbench, sandbox)
     if not pp.ok:
         return []
-    import pyslang
-    from pyslang.syntax import SyntaxTree
-
     with _lock:
-        sm = pyslang.SourceManager()
-        tree = SyntaxTree.fromText(pp.text, sm, "ecov_pp.sv")
-        walker = _Walker(sm, design.instance)
+        sm, tree, index = _parsed(pp.text)
+        walker = _Walker(sm, design.instance, index)
         walker.collect(tree.root)
         known = {"$root", "$unit"} | walker.tb_defs | walker.scope_names | walker.data_names
-        known |= {_ident(t) for t in _tokens(tree.root) if t.kind.name == "Identifier" and not walker.in_tb(t)}
+        known |= {_ident(t) for t in index.all_tokens(tree.root) if t.kind.name == "Identifier" and not walker.in_tb(t)}
         found: list[Violation] = []
         stack = [tree.root]
         while stack:
@@ -1194,7 +1332,7 @@ def foreign_names(design, testbench: str, sandbox=None) -> list[Violation]:
                                 f"'{str(n).strip()[:80]}' names '{_ident(tok)}', which the task's RTL does not declare: "
                                 "a bug-hunt testbench may reference only the design's own names")))
                 continue
-            stack.extend(_children(n))
+            stack.extend(index.children(n))
     return sorted({(v.line, v.message): v for v in found}.values(), key=lambda v: v.line)
 
 
