@@ -23,12 +23,21 @@ from ecov.harness.core.protocol import get_protocol
 from ecov.harness.core.records import Design, ScoreResult
 from ecov.harness.scoring.config import EngineConfig
 from ecov.harness.sim.rules import RULES_VERSION
+from ecov.harness.tasks import Task
 from ecov.harness.tracks.base import get_track, make_bughunt_engine
 from ecov.leaderboard.identity import IdentityError, resolve
 from ecov.leaderboard.stats import group_rounds
 from ecov.leaderboard.submission import Submission, SubmissionError, open_submission, run_digest
 from ecov.leaderboard.untrusted import write_inside
-from ecov.leaderboard.verify import ERROR, VERIFY_VERSION, ScoreFn, Verification, to_score, verify_submission
+from ecov.leaderboard.verify import (
+    ERROR,
+    VERIFY_VERSION,
+    ScoreFn,
+    Verification,
+    bughunt_score_fn,
+    to_score,
+    verify_submission,
+)
 
 ENTRY_SCHEMA = 2  # 2: verifications carry the re-derived samples
 MAX_ENTRY_BYTES = 256 * 1024 * 1024
@@ -101,13 +110,15 @@ class VerifyCache:
 
 @dataclass(frozen=True)
 class SimJob:
-    """One distinct testbench the build simulates, for the first submission (in build order) that has it."""
+    """One distinct testbench the build simulates, for the first submission (in build order) that has it;
+    with ``task``, a bug-hunt score (against the task's mutants)."""
 
     submission: str
     tb_lang: str
     design: Design
     testbench: str
     seed: int
+    task: Task | None = None
 
 
 @dataclass
@@ -116,10 +127,31 @@ class BuiltVerification:
     reused: bool  # from the cache of an earlier build, rather than re-scored now
 
 
+def task_digest(task: Task) -> str:
+    """What a bug-hunt score depends on besides the testbench, the seed and the scorer: the design, the
+    mutants and the task's self-checking references (which the embedded-design refusal exempts)."""
+    muts = [m.to_dict() for m in task.mutants.mutants] if task.mutants is not None else []
+    blob = [task.design.to_dict(), muts, [f.content for f in task.bughunt_tbs]]
+    return hashlib.sha256(json.dumps(blob, sort_keys=True).encode()).hexdigest()
+
+
 def design_digest(design) -> str:
     """The content of a design (files, top, instance, contract, parameter sets): what a score depends on
     besides the testbench, the seed and the scorer."""
     return hashlib.sha256(json.dumps(design.to_dict(), sort_keys=True).encode()).hexdigest()
+
+
+def _interleave(few: list[SimJob], many: list[SimJob]) -> list[SimJob]:
+    """``few`` spread evenly through ``many``: the bug hunt's testbenches (Python-heavy rules on long
+    testbenches, runs against every mutant) beside the coverage rows' (mostly C++ compiles), so the
+    cores stay busy while one job holds the interpreter."""
+    if not few or not many:
+        return few + many
+    out, step = [], len(many) / len(few)
+    for i, job in enumerate(few):
+        out += many[round(i * step):round((i + 1) * step)]
+        out.append(job)
+    return out
 
 
 class BuildVerifier:
@@ -128,7 +160,8 @@ class BuildVerifier:
     Across the build each distinct testbench is simulated once (keyed by the scorer's identity, the
     design's content, the testbench and the seed, whatever engine computes the score): ``prefetch`` scores
     those of every submission still to verify before the pages are built, the submissions with the fewest
-    new testbenches first (so most finish, and are cached, early), with progress lines.
+    new testbenches first, with the bug-hunt runs' testbenches (each against the task's mutants) spread
+    among the coverage runs', one pool for both, with progress lines.
 
     ``score`` replaces the engine's scoring (tests score through a session engine); the key still names
     the track's real engine, so a cache is never shared across scorer versions."""
@@ -137,6 +170,7 @@ class BuildVerifier:
                  progress: Callable[[str], None] | None = None):
         self.cache, self.score, self.jobs, self.progress = cache, score, jobs, progress
         self._engines: dict[str, object] = {}
+        self._bughunt: dict[str, ScoreFn] = {}
         self._memo: dict[tuple[str, str, str, int], ScoreResult] = {}
         self._lock = threading.Lock()
         self.simulated = 0  # distinct testbenches simulated by this build (0 when every result was reused)
@@ -151,15 +185,28 @@ class BuildVerifier:
                  "verify": VERIFY_VERSION}
         return json.dumps(ident, sort_keys=True)
 
+    def bughunt_scoring_id(self, tb_lang: str) -> str:
+        ident = {"track": tb_lang or "sv", "bughunt": make_bughunt_engine(tb_lang, EngineConfig(use_cache=False)).identity(),
+                 "rules": RULES_VERSION, "verify": VERIFY_VERSION}
+        return json.dumps(ident, sort_keys=True)
+
     def _memo_key(self, scoring: str, design, tb: str, seed: int) -> tuple[str, str, str, int]:
-        return scoring, design_digest(design), hashlib.sha256(tb.encode()).hexdigest(), seed
+        what = task_digest(design) if isinstance(design, Task) else design_digest(design)
+        return scoring, what, hashlib.sha256(tb.encode()).hexdigest(), seed
+
+    def _bughunt_scorer(self, tb_lang: str) -> ScoreFn:
+        """The bug hunt's round scorer (``(task, testbench, seed)``, one engine per track) through the memo."""
+        if tb_lang not in self._bughunt:
+            self._bughunt[tb_lang] = self._memoised(self.bughunt_scoring_id(tb_lang), bughunt_score_fn(tb_lang))
+        return self._bughunt[tb_lang]
 
     def _scorer(self, tb_lang: str) -> ScoreFn:
         """Score through the build's memo: a testbench scored for one submission is not simulated again."""
-        scoring = self.scoring_id(tb_lang)
         engine = self._engine(tb_lang)
         real = self.score or (lambda design, tb, seed: engine.score(design, tb, seed=seed))
+        return self._memoised(self.scoring_id(tb_lang), real)
 
+    def _memoised(self, scoring: str, real: ScoreFn) -> ScoreFn:
         def score(design, tb: str, seed: int) -> ScoreResult:
             key = self._memo_key(scoring, design, tb, seed)
             with self._lock:
@@ -190,28 +237,29 @@ class BuildVerifier:
             try:
                 with open_submission(folder) as sub:
                     config = sub.run.read_config()
-                    if get_protocol(config.protocol).bughunt:  # scored per mutant by its own verification
-                        continue
+                    bughunt = get_protocol(config.protocol).bughunt
                     resolved = resolve(config)
                     if self.cache and self.cache.get(self._key(sub, config, resolved)) is not None:
                         continue
                     todo = to_score(config, group_rounds(sub.run.rounds()), sub.run.samples(), resolved[1])
-                    scoring, designs, items = self.scoring_id(config.tb_lang), {}, []
+                    scoring = self.bughunt_scoring_id(config.tb_lang) if bughunt else self.scoring_id(config.tb_lang)
+                    items = []
                     for task, tb in todo.values():
-                        design = designs.get(task.id) or designs.setdefault(task.id, task.design)
-                        items.append((self._memo_key(scoring, design, tb, config.seed), design, tb))
-                    plans.append((sub.name, config.tb_lang, config.seed, items))
+                        what = task if bughunt else task.design
+                        items.append((self._memo_key(scoring, what, tb, config.seed), task, tb))
+                    plans.append((sub.name, config.tb_lang, config.seed, bughunt, items))
             except Exception:  # noqa: BLE001 - its own verification reports what is wrong with it
                 continue
-        jobs, seen = [], set(self._memo)
+        runs: dict[bool, list[SimJob]] = {False: [], True: []}
+        seen = set(self._memo)
         while plans:  # cheapest first: the submission with the fewest testbenches not yet planned
-            plans.sort(key=lambda p: (sum(1 for k, _, _ in p[3] if k not in seen), p[0]))
-            name, tb_lang, seed, items = plans.pop(0)
-            for key, design, tb in items:
+            plans.sort(key=lambda p: (sum(1 for k, _, _ in p[4] if k not in seen), p[0]))
+            name, tb_lang, seed, bughunt, items = plans.pop(0)
+            for key, task, tb in items:
                 if key not in seen:
                     seen.add(key)
-                    jobs.append(SimJob(name, tb_lang, design, tb, seed))
-        return jobs
+                    runs[bughunt].append(SimJob(name, tb_lang, task.design, tb, seed, task if bughunt else None))
+        return _interleave(runs[True], runs[False])
 
     def prefetch(self, folders: list[Path]) -> None:
         """Simulate every distinct testbench the submissions in ``folders`` need, once (``plan``), before
@@ -222,11 +270,14 @@ class BuildVerifier:
         if self.progress:
             subs = len({j.submission for j in jobs})
             self.progress(f"verify: {len(jobs)} distinct testbenches of {subs} submissions to simulate")
-        scorers = {lang: self._scorer(lang) for lang in {j.tb_lang for j in jobs}}
+        scorers = {(lang, False): self._scorer(lang) for lang in {j.tb_lang for j in jobs if j.task is None}}
+        scorers |= {(lang, True): self._bughunt_scorer(lang) for lang in {j.tb_lang for j in jobs if j.task is not None}}
 
         def one(job: SimJob) -> ScoreResult | None:
             try:
-                return scorers[job.tb_lang](job.design, job.testbench, job.seed)
+                if job.task is not None:
+                    return scorers[job.tb_lang, True](job.task, job.testbench, job.seed)
+                return scorers[job.tb_lang, False](job.design, job.testbench, job.seed)
             except Exception:  # noqa: BLE001 - scored again, and reported, by the submission's verification
                 return None
 
@@ -261,9 +312,10 @@ class BuildVerifier:
         if self.progress:
             self.progress(f"{sub.name}: re-deriving every sample from its re-scored testbenches"
                           + (" (each against every mutant)" if bughunt else ""))
-        # A bug-hunt run's testbenches are scored here, not by prefetch: their progress lines come from here.
+        # A bug-hunt run's testbenches are shown here too (each line says what its mutants gave).
+        bughunt_score = self._bughunt_scorer(config.tb_lang) if bughunt else None
         ver = verify_submission(sub, score=self._scorer(config.tb_lang), progress=self.progress if bughunt else None,
-                                jobs=self.jobs, resolved=resolved)
+                                jobs=self.jobs, resolved=resolved, bughunt_score=bughunt_score)
         if self.cache and ver.verdict != ERROR:  # an error (an engine fault, say) is tried again next build
             self.cache.put(key, ver)
         return BuiltVerification(ver, False)

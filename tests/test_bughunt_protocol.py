@@ -176,8 +176,8 @@ def test_the_site_ranks_bug_hunt_boards_by_kill_rate(runs, tmp_path):
 
 
 def test_a_verified_build_shows_the_bug_hunts_progress(runs, tmp_path):
-    """A bug-hunt run is scored by its own verification (each testbench against every mutant), not by the
-    build's prefetch: its testbenches still get a progress line each."""
+    """A bug-hunt run's testbenches are scored in the build's prefetch beside the coverage runs' (each against
+    every mutant) and still get a progress line each."""
     subs, folder = tmp_path / "subs", tmp_path / "run"
     shutil.copytree(runs["builtin/random"][0], folder)
     config = json.loads((folder / "config.json").read_text())  # the run, against the shipped suite's identity

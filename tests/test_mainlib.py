@@ -11,9 +11,16 @@ import re
 import pytest
 
 from ecov.harness.sim import trace as tr
-from ecov.harness.sim.mainlib import BUGHUNT_LIB, COVERAGE_LIB, LIB_SOURCES, REPLAY_LIB, bughunt_glue, coverage_glue
-from ecov.harness.sim.replay import replay_main
+from ecov.harness.sim.mainlib import (
+    BUGHUNT_LIB,
+    COVERAGE_LIB,
+    LIB_SOURCES,
+    REPLAY_LIB,
+    bughunt_glue,
+    coverage_glue,
+)
 from ecov.harness.sim.mutantrun import bughunt_main
+from ecov.harness.sim.replay import replay_main
 from ecov.harness.sim.verilator import ECOV_MAIN, record_main
 
 
