@@ -37,7 +37,7 @@ from ecov.harness.tasks import Task
 from ecov.harness.tracks.base import get_track, make_bughunt_engine
 from ecov.harness.tracks.sv.prompts import prompt_hash
 from ecov.leaderboard.identity import BenchmarkIdentity, load_known, resolve
-from ecov.leaderboard.rederive import agent_config, builtin_model, rederive
+from ecov.leaderboard.rederive import Rederived, agent_config, builtin_model, rederive
 from ecov.leaderboard.rules import NON_STANDARD, STANDARD, rounds_allowed, setting_problems
 from ecov.leaderboard.stats import group_rounds
 from ecov.leaderboard.submission import Submission, run_digest
@@ -408,24 +408,34 @@ def verify_run(run: RunFolder, tasks: dict[str, Task], score: ScoreFn, name: str
     for task_id, sample in sorted(set(grouped) | {(s.task_id, s.sample) for s in run.samples()}):
         if task_id not in tasks:
             diff(task_id, sample, None, "task", task_id, f"not in benchmark {config.benchmark}/{config.split}")
+    def derive(s: SampleRecord) -> Rederived | None:
+        task, recs = tasks.get(s.task_id), grouped.get((s.task_id, s.sample), [])
+        if task is None or not recs:
+            return None
+
+        def results(testbench: str) -> ScoreResult | None:
+            return memo.get(_tb_key(s.task_id, testbench, config.seed))
+
+        return rederive(task, s.sample, recs, loop, results, builtin)
+
+    samples = sorted(run.samples(), key=lambda s: (s.task_id, s.sample))
+    # ``jobs`` samples at a time: a builtin's answers are re-made here (golden-capture builds and runs the
+    # golden design per task); the differences are then gathered in sample order.
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        derived = list(pool.map(derive, samples))
     rebuilt: list[SampleRecord] = []
-    for s in sorted(run.samples(), key=lambda s: (s.task_id, s.sample)):
+    for s, der in zip(samples, derived, strict=True):
         task = tasks.get(s.task_id)
         if task is None:
             continue  # reported above
         recs = grouped.get((s.task_id, s.sample), [])
-        if not recs:  # nothing to derive its figures from: refused, whatever it claims
+        if not recs or der is None:  # nothing to derive its figures from: refused, whatever it claims
             diff(s.task_id, s.sample, None, "sample.rounds", f"{s.rounds} claimed, none recorded",
                  "a sample's figures are derived from its recorded rounds")
             # A failure, not a fault: a fault is left out of every figure, which would reward removing rounds.
             rebuilt.append(sample_from_rounds(s.task_id, s.sample, [], protocol=config.protocol))
             continue
         ver.checked_samples += 1
-
-        def results(testbench: str, task_id: str = s.task_id) -> ScoreResult | None:
-            return memo.get(_tb_key(task_id, testbench, config.seed))
-
-        der = rederive(task, s.sample, recs, loop, results, builtin)
         # A sample stopped at a testbench nobody recorded failed; it is no fault (left out of the figures).
         rebuilt.append(replace(der.sample, error="") if der.unscored else der.sample)
         for r in der.unscored:
