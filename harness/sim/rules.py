@@ -24,6 +24,7 @@ again at run time, and the coverage read back is checked by harness/sim/integrit
 
 from __future__ import annotations
 
+import atexit
 import re
 import shutil
 import tempfile
@@ -372,6 +373,10 @@ def _parsed(text: str):
     sm = pyslang.SourceManager()
     tree = SyntaxTree.fromText(text, sm, "ecov_pp.sv")
     return sm, tree, _TreeIndex(tree.root, sm)
+
+
+# pyslang's objects are freed before the interpreter tears its module down (nanobind reports any left alive).
+atexit.register(_parsed.cache_clear)
 
 
 def parses(tb: str) -> bool:
