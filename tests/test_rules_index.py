@@ -70,7 +70,7 @@ def test_the_index_answers_as_pyslang_does(name):
             continue
         order.append(n)
         stack.extend(rules._children(n))
-    assert [id(n) for n in index.preorder(root)] == [id(n) for n in order]
+    assert [id(n) for n in index.preorder()] == [id(n) for n in order]
     assert len(order) > 20
     for n in order:
         kids = [c for c in rules._children(n) if not rules._is_token(c)]
@@ -79,9 +79,9 @@ def test_the_index_answers_as_pyslang_does(name):
         assert index.kind(n) == rules._kind(n)
         assert index.scope(n) == rules._scope(n)
     old_tokens = [(t.kind, t.location.offset) for t in rules._tokens(root)]
-    assert [(t.kind, t.location.offset) for t in index.all_tokens(root)] == old_tokens
+    assert [(t.kind, t.location.offset) for t in index.all_tokens()] == old_tokens
     in_tb = [(t.kind, t.location.offset) for t in rules._tokens(root) if _old_in_tb(sm, t)]
-    assert [(t.kind, t.location.offset) for t in index.tb_tokens(root)] == in_tb
+    assert [(t.kind, t.location.offset) for t in index.tb_tokens()] == in_tb
     assert any(index.in_tb(n) for n in order) and not all(index.in_tb(n) for n in order)  # design and testbench
     if name == "skipped-tokens":
         assert len(old_tokens) > len(index.tokens)  # the skipped ones come from the trivia

@@ -341,7 +341,7 @@ def _check_tree(text: str, region: _Region, extra_defs: set[str], instance: str,
 
     sm, tree, index = _parsed(text)
     walker = _Walker(sm, instance, index)
-    walker.collect(tree.root)
+    walker.collect()
     walker.design_defs_parsed = set(walker.design_defs)
     walker.design_defs |= extra_defs
     walker.check(tree.root)
@@ -455,8 +455,13 @@ def _tokens(node):
 
 
 def _with_skipped(tok):
-    """A token, then the tokens the parser skipped after it (kept in its trivia)."""
+    """A token, then the tokens the parser skipped after it."""
     yield tok
+    yield from _skipped(tok)
+
+
+def _skipped(tok):
+    """The tokens the parser skipped after ``tok`` (kept in its trivia)."""
     for tr in tok.trivia:
         if tr.kind.name in ("SkippedTokens",):
             yield from tr.getSkippedTokens()
@@ -517,6 +522,9 @@ class _TreeIndex:
         self._root, self._preorder = root, None
         self._scopes: dict[int, str] = {}
 
+    def _token_in_tb(self, tok) -> bool:
+        return self.sm.getFileName(tok.location) == TB_FILE
+
     def children(self, node) -> list:
         """``node``'s child nodes (tokens left out), in order."""
         kids = self._kids.get(id(node)) if self.complete else None
@@ -524,25 +532,23 @@ class _TreeIndex:
             return kids
         return [c for c in _children(node) if not _is_token(c)]
 
-    def all_tokens(self, root):
-        """Every token under ``root`` (the tree this index was made of), skipped ones too, in order."""
+    def all_tokens(self):
+        """Every token of the tree, skipped ones too, in order."""
         if not self.complete:
-            yield from _tokens(root)
+            yield from _tokens(self._root)
             return
         for tok in self.tokens:
             yield from _with_skipped(tok)
 
-    def tb_tokens(self, root):
+    def tb_tokens(self):
         """``all_tokens`` that lie in the testbench file."""
         if not self.complete:
-            yield from (t for t in _tokens(root) if self.sm.getFileName(t.location) == TB_FILE)
+            yield from (t for t in _tokens(self._root) if self._token_in_tb(t))
             return
         for tok, tb in zip(self.tokens, self._tok_tb, strict=True):
             if tb:
                 yield tok
-            for tr in tok.trivia:
-                if tr.kind.name in ("SkippedTokens",):
-                    yield from (t for t in tr.getSkippedTokens() if self.sm.getFileName(t.location) == TB_FILE)
+            yield from (t for t in _skipped(tok) if self._token_in_tb(t))
 
     def scope(self, node) -> str:
         """``_scope(node)``, remembered per node of the tree."""
@@ -568,22 +574,20 @@ class _TreeIndex:
         if self.complete and id(node) in self._kids:
             return self._tb.get(id(node), False)
         tok = node if _is_token(node) else node.getFirstToken()
-        return tok is not None and self.sm.getFileName(tok.location) == TB_FILE
+        return tok is not None and self._token_in_tb(tok)
 
     def kind(self, node) -> str:
         return self._kinds.get(id(node)) or _kind(node)
 
-    def preorder(self, root) -> list:
-        """Every node under ``root`` (the tree's root), each before its children, the last child first: the
-        order of the rules' stack walks, on which "the first one wins" choices depend."""
-        if self._preorder is None or root is not self._root:
-            out, stack = [], [root]
+    def preorder(self) -> list:
+        """Every node of the tree, each before its children, the last child first: the order of the rules'
+        stack walks, on which "the first one wins" choices depend."""
+        if self._preorder is None:
+            out, stack = [], [self._root]
             while stack:
                 n = stack.pop()
                 out.append(n)
                 stack.extend(self.children(n))
-            if root is not self._root:
-                return out
             self._preorder = out
         return self._preorder
 
@@ -886,10 +890,10 @@ class _Walker:
         self.found.append(Violation(rule, self.line(node), message))
 
     # -- pass 1
-    def collect(self, root) -> None:
+    def collect(self) -> None:
         instantiations = []
         design_instantiations = []
-        for n in self.index.preorder(root):
+        for n in self.index.preorder():
             k = self.index.kind(n)
             if k not in _COLLECT_KINDS:  # nothing below looks at other nodes
                 continue
@@ -1078,7 +1082,7 @@ class _Walker:
                 continue
             self.visit(n)
             stack.extend(self.index.children(n))
-        for tok in self.index.tb_tokens(root):
+        for tok in self.index.tb_tokens():
             self.visit_token(tok)
 
     def visit_token(self, tok) -> None:
@@ -1320,9 +1324,9 @@ def foreign_names(design, testbench: str, sandbox=None) -> list[Violation]:
     with _lock:
         sm, tree, index = _parsed(pp.text)
         walker = _Walker(sm, design.instance, index)
-        walker.collect(tree.root)
+        walker.collect()
         known = {"$root", "$unit"} | walker.tb_defs | walker.scope_names | walker.data_names
-        known |= {_ident(t) for t in index.all_tokens(tree.root) if t.kind.name == "Identifier" and not walker.in_tb(t)}
+        known |= {_ident(t) for t in index.all_tokens() if t.kind.name == "Identifier" and not walker.in_tb(t)}
         found: list[Violation] = []
         stack = [tree.root]
         while stack:
