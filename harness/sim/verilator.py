@@ -69,7 +69,7 @@ LATER_RUNTIME_SOURCES = ("verilated_dpi",)
 PCH_HEADER = "ecov_pch.h"
 # verilated_dpi.h (and the verilated_sym_props.h it includes): every model the harness builds has DPI (the
 # recorder, the bug hunt's probe, the replay's exports), and parsing those classes and instantiating their
-# templates was about 0.2 of a model's 0.6 CPU-s compile (clang -ftime-trace).
+# templates was a quarter of the compile CPU of eight kept models (docs/scoring.md, "Build speed").
 PCH_INCLUDES = ("verilated.h", "verilated_cov.h", "verilated_timing.h", "verilated_dpi.h", "verilated_random.h")
 # Without verilated_random.h: a third smaller, ~0.1 s less CPU to load, for models without randomize().
 PCH_LITE = "ecov_pch_lite.h"
