@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
+from ecov.harness.sandbox.reaper import adopt_orphans, reap_orphans
+
 NOBODY = 65534
 
 
@@ -131,6 +133,7 @@ def run_limited(argv: list[str], cwd: Path, limits: Limits, env: dict[str, str],
     standard input, which is then closed: a channel no environment and no other process shows.
     """
     start = time.monotonic()
+    adopt_orphans()  # what the command leaves behind comes back here to be reaped (sandbox/reaper.py)
     wrapped = limited_argv(argv, limits, drop_to_nobody, nproc)
     if wrapped is not None and not _resolvable(argv[0], cwd, env):
         raise FileNotFoundError(2, "No such file or directory", argv[0])
@@ -196,6 +199,7 @@ def run_limited(argv: list[str], cwd: Path, limits: Limits, env: dict[str, str],
             pass
         sel.close()
         proc.stdout.close()
+        reap_orphans()
     rc = proc.returncode
     return ProcResult(
         returncode=rc if rc is not None else -9,

@@ -1,0 +1,80 @@
+"""Reap what a sandboxed command leaves behind when it ends: orphans, adopted by the harness itself.
+
+bubblewrap's outer process exits as soon as the command does, while the sandbox's pid 1 (bwrap's own
+init) is still exiting; a simulation that forked under the rlimit sandbox leaves its killed children. All of
+them are orphans, and their zombies run as the simulation user until whatever adopts them reaps them. A
+machine's init that reaps slowly (a VM agent, a container's) or never (ecov-eval as a container's pid 1)
+lets them pile up, and the process-count limit counts zombies: after 64 every simulation fails to start
+(``bwrap: Can't fork for pid 1``), a harness failure that depends on the host, not the testbench.
+
+So the harness makes itself the child subreaper of what it starts (Linux's PR_SET_CHILD_SUBREAPER; not
+inherited across fork, so each worker process sets its own) and reaps its adopted orphans after each run.
+It never reaps a child it started itself (a ``Popen`` whose ``wait`` would then see no child and report
+exit 0): a child of this process is in this process's session or leads its own (``start_new_session``),
+and shares its pid namespace; an orphan is in another's session or in a namespace below.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+
+PR_SET_CHILD_SUBREAPER = 36
+
+_lock = threading.Lock()
+_adopted_in: int | None = None  # the pid of the process that set the attribute (a forked child has not)
+
+
+def adopt_orphans() -> bool:
+    """Make this process the subreaper of its descendants (once per process); False where Linux refuses."""
+    global _adopted_in
+    pid = os.getpid()
+    if _adopted_in == pid:
+        return True
+    with _lock:
+        if _adopted_in != pid:
+            try:
+                libc = ctypes.CDLL(None, use_errno=True)
+                if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+                    return False
+            except (OSError, AttributeError):  # no prctl: not Linux
+                return False
+            _adopted_in = pid
+    return True
+
+
+def is_orphan(pid: int, own_session: int) -> bool:
+    """Whether the child ``pid`` was adopted rather than started here (see the module's docstring)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            stat = f.read()
+        with open(f"/proc/{pid}/status") as f:
+            nspid = next((line.split()[1:] for line in f if line.startswith("NSpid:")), [])
+    except OSError:
+        return False
+    session = int(stat[stat.rindex(")") + 2:].split()[3])
+    return len(nspid) > 1 or session not in (pid, own_session)
+
+
+def reap_orphans() -> int:
+    """Reap every adopted orphan that has exited, as far as the first exited child this process started
+    (its own waiter reaps it; the orphans after it wait for the next call). Returns how many were reaped."""
+    own_session = os.getsid(0)
+    reaped = 0
+    with _lock:  # one reaper at a time: a second one's look and reap must not straddle the first's reap
+        while True:
+            try:  # WNOWAIT: look at the first exited child without reaping it
+                info = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+            except ChildProcessError:
+                return reaped
+            if info is None or not is_orphan(info.si_pid, own_session):
+                return reaped
+            try:
+                os.waitpid(info.si_pid, 0)
+            except ChildProcessError:
+                return reaped
+            reaped += 1
+
+
+__all__ = ["adopt_orphans", "reap_orphans", "is_orphan"]
