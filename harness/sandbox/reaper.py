@@ -57,24 +57,49 @@ def is_orphan(pid: int, own_session: int) -> bool:
     return len(nspid) > 1 or session not in (pid, own_session)
 
 
+def exited_children() -> list[int]:
+    """This process's exited, unreaped children, from /proc (a scan of every process: the slow way)."""
+    me, found = str(os.getpid()), []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2:].split()
+            if fields[0] == "Z" and fields[1] == me:
+                found.append(int(name))
+    return found
+
+
+def _reap(pid: int) -> int:
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        return 0
+    return 1
+
+
 def reap_orphans() -> int:
-    """Reap every adopted orphan that has exited, as far as the first exited child this process started
-    (its own waiter reaps it; the orphans after it wait for the next call). Returns how many were reaped."""
+    """Reap every adopted orphan that has exited; returns how many. The quick way looks at the first exited
+    child (waitid without reaping it); when that one is a child this process started (its own waiter will
+    reap it, or a daemon's never), the exited children behind it are found by a scan of /proc."""
     own_session = os.getsid(0)
     reaped = 0
     with _lock:  # one reaper at a time: a second one's look and reap must not straddle the first's reap
         while True:
-            try:  # WNOWAIT: look at the first exited child without reaping it
+            try:
                 info = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
             except ChildProcessError:
                 return reaped
-            if info is None or not is_orphan(info.si_pid, own_session):
+            if info is None:
                 return reaped
-            try:
-                os.waitpid(info.si_pid, 0)
-            except ChildProcessError:
+            if not is_orphan(info.si_pid, own_session):
+                return reaped + sum(_reap(pid) for pid in exited_children() if is_orphan(pid, own_session))
+            if not _reap(info.si_pid):
                 return reaped
             reaped += 1
 
 
-__all__ = ["adopt_orphans", "reap_orphans", "is_orphan"]
+__all__ = ["adopt_orphans", "reap_orphans", "is_orphan", "exited_children"]
