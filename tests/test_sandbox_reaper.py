@@ -16,7 +16,7 @@ import pytest
 from ecov.harness.core.paths import jobs_dir
 from ecov.harness.sandbox.base import NOBODY, Limits
 from ecov.harness.sandbox.bwrap import BwrapSandbox, bwrap_available
-from ecov.harness.sandbox.reaper import adopt_orphans, is_orphan, reap_orphans
+from ecov.harness.sandbox.reaper import adopt_orphans, exited_children, is_orphan, reap_orphans
 from ecov.harness.sandbox.rlimit import RlimitSandbox
 
 
@@ -27,30 +27,18 @@ def job_dir():
     subprocess.run(["rm", "-rf", str(path)], check=False)
 
 
-def zombie_children(uid: int | None = None) -> list[int]:
-    """This process's exited, unreaped children (of ``uid``, when given)."""
-    me, found = str(os.getpid()), []
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{name}/stat").read_text()
-            status = Path(f"/proc/{name}/status").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()
-        owner = int(next(line.split()[1] for line in status.splitlines() if line.startswith("Uid:")))
-        if fields[0] == "Z" and fields[1] == me and (uid is None or owner == uid):
-            found.append(int(name))
-    return found
-
-
-def parent(pid: int) -> int | None:
+def status_field(pid: int, key: str) -> int | None:
+    """A numeric field of /proc/PID/status (its first number); None once the process is gone."""
     try:
         status = Path(f"/proc/{pid}/status").read_text()
     except OSError:
         return None
-    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("PPid:")))
+    return int(next(line.split()[1] for line in status.splitlines() if line.startswith(f"{key}:")))
+
+
+def zombie_children(uid: int | None = None) -> list[int]:
+    """This process's exited, unreaped children (of ``uid``, when given)."""
+    return [pid for pid in exited_children() if uid is None or status_field(pid, "Uid") == uid]
 
 
 def settle(uid: int, most: int) -> list[int]:
@@ -97,7 +85,7 @@ def test_a_forked_simulations_children_are_reaped(job_dir):
     assert res.returncode == 0, res.output
     forked = [int(word) for word in res.output.split()]
     assert len(forked) == 8
-    assert {parent(pid) for pid in forked} <= {os.getpid(), None}  # adopted here (or already reaped)
+    assert {status_field(pid, "PPid") for pid in forked} <= {os.getpid(), None}  # adopted here (or already reaped)
     deadline = time.monotonic() + 5
     while (left := [pid for pid in forked if Path(f"/proc/{pid}").exists()]) and time.monotonic() < deadline:
         reap_orphans()
