@@ -44,33 +44,34 @@ def adopt_orphans() -> bool:
     return True
 
 
-def is_orphan(pid: int, own_session: int) -> bool:
-    """Whether the child ``pid`` was adopted rather than started here (see the module's docstring)."""
+def _stat(pid: int) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command name (state, ppid, pgrp, session, ...); None if gone."""
     try:
         with open(f"/proc/{pid}/stat") as f:
             stat = f.read()
+    except OSError:
+        return None
+    return stat[stat.rindex(")") + 2:].split()
+
+
+def is_orphan(pid: int, own_session: int) -> bool:
+    """Whether the child ``pid`` was adopted rather than started here (see the module's docstring)."""
+    fields = _stat(pid)
+    if fields is None:
+        return False
+    try:
         with open(f"/proc/{pid}/status") as f:
             nspid = next((line.split()[1:] for line in f if line.startswith("NSpid:")), [])
     except OSError:
         return False
-    session = int(stat[stat.rindex(")") + 2:].split()[3])
-    return len(nspid) > 1 or session not in (pid, own_session)
+    return len(nspid) > 1 or int(fields[3]) not in (pid, own_session)
 
 
 def exited_children() -> list[int]:
     """This process's exited, unreaped children, from /proc (a scan of every process: the slow way)."""
-    me, found = str(os.getpid()), []
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                with open(f"/proc/{name}/stat") as f:
-                    stat = f.read()
-            except OSError:
-                continue
-            fields = stat[stat.rindex(")") + 2:].split()
-            if fields[0] == "Z" and fields[1] == me:
-                found.append(int(name))
-    return found
+    me = str(os.getpid())
+    return [int(name) for name in os.listdir("/proc")
+            if name.isdigit() and (fields := _stat(int(name))) is not None and fields[:2] == ["Z", me]]
 
 
 def _reap(pid: int) -> int:
